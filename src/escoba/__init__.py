@@ -1,0 +1,55 @@
+"""Escoba, Scopa and Escova: a rules engine for the fishing card games of the 15 and the match.
+
+The public API, re-exported; see the README for a tour.
+"""
+
+from .captures import captures
+from .cards import DECK, DECK_STYLES, Card, DeckStyle, Rank, Suit, card_name, parse_cards
+from .errors import (
+    EscobaError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    RecordError,
+    RulesError,
+)
+from .game import Game
+from .moves import Move
+from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from .rules import RULESETS, RuleSet, preset_name
+from .scoring import CATEGORIES, HandResult, HandScore, score_hand
+
+__all__ = [
+    "CATEGORIES",
+    "DECK",
+    "DECK_STYLES",
+    "RULESETS",
+    "Card",
+    "Deal",
+    "DeckStyle",
+    "EscobaError",
+    "Event",
+    "Game",
+    "HandResult",
+    "HandScore",
+    "IllegalMoveError",
+    "InitialSweep",
+    "InvalidCardError",
+    "InvalidMoveError",
+    "Move",
+    "Observation",
+    "Play",
+    "Rank",
+    "RecordError",
+    "Redeal",
+    "RuleSet",
+    "RulesError",
+    "Suit",
+    "captures",
+    "card_name",
+    "parse_cards",
+    "preset_name",
+    "score_hand",
+]
+
+__version__ = "0.1.0"

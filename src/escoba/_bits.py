@@ -1,0 +1,63 @@
+"""Bit-level tables for the engine's hot paths: a set of cards is an int with bit ``index``.
+
+Card index = suit * 10 + rank, suits in canonical order (coins first), ranks A..K; the
+value of index ``i`` is ``i % 10 + 1``. A table's *signature* counts its cards per value,
+3 bits per value (at most 4 cards share a value), so tables that differ only in suits share
+one signature and one entry of the capture memo.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+VALUE: Final[tuple[int, ...]] = tuple(i % 10 + 1 for i in range(40))
+SIG_SHIFT: Final[tuple[int, ...]] = tuple(3 * v for v in range(11))  # by value; 0 unused
+SIG: Final[tuple[int, ...]] = tuple(1 << SIG_SHIFT[VALUE[i]] for i in range(40))
+VALUE_MASK: Final[tuple[int, ...]] = tuple(
+    sum(1 << (s * 10 + v - 1) for s in range(4)) if v else 0 for v in range(11)
+)
+SUIT_MASK: Final[tuple[int, ...]] = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
+COINS_MASK: Final = SUIT_MASK[0]
+SEVENS_MASK: Final = VALUE_MASK[7]
+KINGS_MASK: Final = VALUE_MASK[10]
+SEVEN_OF_COINS: Final = 1 << 6
+FULL_DECK: Final = (1 << 40) - 1
+
+
+def _chunk_table(per_rank: tuple[int, ...]) -> tuple[int, ...]:
+    """Sum of ``per_rank`` over the ranks in every 10-bit suit chunk."""
+    return tuple(sum(per_rank[r] for r in range(10) if chunk >> r & 1) for chunk in range(1024))
+
+
+_SIG_CHUNK: Final = _chunk_table(tuple(1 << SIG_SHIFT[r + 1] for r in range(10)))
+_VALUE_CHUNK: Final = _chunk_table(tuple(r + 1 for r in range(10)))
+
+
+def signature(mask: int) -> int:
+    """The per-value count signature of a set of cards."""
+    return (
+        _SIG_CHUNK[mask & 1023]
+        + _SIG_CHUNK[mask >> 10 & 1023]
+        + _SIG_CHUNK[mask >> 20 & 1023]
+        + _SIG_CHUNK[mask >> 30]
+    )
+
+
+def value_sum(mask: int) -> int:
+    """The sum of the capture values of a set of cards."""
+    return (
+        _VALUE_CHUNK[mask & 1023]
+        + _VALUE_CHUNK[mask >> 10 & 1023]
+        + _VALUE_CHUNK[mask >> 20 & 1023]
+        + _VALUE_CHUNK[mask >> 30]
+    )
+
+
+def indices(mask: int) -> list[int]:
+    """The card indices of a set, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,574 @@
+"""A match: dealing, turns, hands, match end, observations and records.
+
+The state is kept as ints (bit sets of cards) so that random play and search run fast; the
+public methods turn it into Cards, Moves and immutable observations. Every change of state
+goes through :meth:`Game.play`, which accepts only a legal move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Final
+
+from ._bits import KINGS_MASK, SIG, VALUE, signature, value_sum
+from .captures import capture_masks
+from .cards import DECK, Card, cards_of_mask
+from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
+from .moves import Move
+from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from .rules import RuleSet, preset_name
+from .scoring import HandResult, score_masks
+
+__all__ = ["RECORD_FORMAT", "Game"]
+
+RECORD_FORMAT: Final = "escoba-record"
+RECORD_VERSION: Final = 1
+PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
+_SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
+_KEY: Final = _SWEEP - 1
+
+Deck = tuple[int, ...]
+
+
+class _HandLog:
+    """What happened in one hand, as the record and the public history need it."""
+
+    __slots__ = ("dealer", "deals", "initial_sweeps", "initial_table", "plays")
+
+    def __init__(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.deals: list[Deck] = []
+        self.plays: list[int] = []  # move keys, with the _SWEEP flag
+        self.initial_table = 0
+        self.initial_sweeps = 0
+
+
+class Game:
+    """A match of Escoba, Scopa or Escova between 2, 3 or 4 seats.
+
+    >>> from escoba import RULESETS
+    >>> game = Game(RULESETS["escoba"], players=2, seed=7)
+    >>> game.to_move == (game.dealer + 1) % 2, len(game.hand(game.to_move)), game.stock_size
+    (True, 3, 30)
+    >>> while not game.is_over():
+    ...     game.play(game.legal_moves()[0])
+    >>> game.winner is not None and max(game.totals) >= 21
+    True
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int = 2,
+        partnerships: bool = False,
+        *,
+        seed: int | str,
+    ) -> None:
+        if not isinstance(rules, RuleSet):
+            raise RulesError(f"rules must be a RuleSet (see RULESETS), got {rules!r}")
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+            raise RulesError(f"players: must be 2, 3 or 4, got {players!r}")
+        if not isinstance(partnerships, bool):
+            raise RulesError(f"partnerships: must be true or false, got {partnerships!r}")
+        if partnerships and players != 4:
+            raise RulesError(f"partnerships: need 4 players, got {players}")
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise RulesError(f"seed: must be a whole number or a string, got {seed!r}")
+        self._setup(rules, players, partnerships, seed, None, None)
+
+    def _setup(
+        self,
+        rules: RuleSet,
+        players: int,
+        partnerships: bool,
+        seed: int | str,
+        first_dealer: int | None,
+        recorded: list[list[Deck]] | None,
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.partnerships = partnerships
+        self.seed = seed
+        if partnerships:
+            self.sides: tuple[tuple[int, ...], ...] = ((0, 2), (1, 3))
+        else:
+            self.sides = tuple((seat,) for seat in range(players))
+        self._side_of = tuple(seat % len(self.sides) for seat in range(players))
+        self._match = rules.capture == "match"
+        self._forced = rules.forced_capture
+        self._recorded = recorded
+        self.first_dealer = self._draw_for_dealer() if first_dealer is None else first_dealer
+        self._dealer = self.first_dealer
+        self._hand_number = 0
+        self._hand_logs: list[_HandLog] = []
+        self._results: list[HandResult] = []
+        self._totals = [0] * len(self.sides)
+        self._winner: int | None = None
+        self._start_hand()
+
+    # -- randomness: every deck comes from the seed, by hand and attempt, so a replayed
+    # -- record continues exactly as the original match would have.
+
+    def _rng(self, *purpose: object) -> random.Random:
+        return random.Random(":".join(map(str, ("escoba", self.seed, *purpose))))
+
+    def _draw_for_dealer(self) -> int:
+        """Each seat draws a card, lowest deals; the seats tied lowest draw again."""
+        rng = self._rng("lot")
+        deck = list(range(40))
+        rng.shuffle(deck)
+        drawing = list(range(self.players))
+        while True:
+            draws = {seat: VALUE[deck.pop()] for seat in drawing}
+            lowest = min(draws.values())
+            drawing = [seat for seat in drawing if draws[seat] == lowest]
+            if len(drawing) == 1:
+                return drawing[0]
+
+    def _deck_for(self, attempt: int) -> Deck:
+        if self._recorded is not None and self._hand_number < len(self._recorded):
+            deals = self._recorded[self._hand_number]
+            if attempt >= len(deals):
+                raise RecordError(
+                    f"hand {self._hand_number + 1}: the recorded deck must be dealt again "
+                    "(3 or more kings on the table) but no further deck is recorded"
+                )
+            return deals[attempt]
+        deck = list(range(40))
+        self._rng("hand", self._hand_number, attempt).shuffle(deck)
+        return tuple(deck)
+
+    # -- the hand
+
+    def _start_hand(self) -> None:
+        n = self.players
+        log = _HandLog(self._dealer)
+        self._hand_logs.append(log)
+        self._log = log.plays
+        table = 0
+        deck: Deck = ()
+        while not deck or (self.rules.kings_redeal and (table & KINGS_MASK).bit_count() >= 3):
+            deck = self._deck_for(len(log.deals))
+            log.deals.append(deck)
+            table = 0
+            for card in deck[3 * n : 3 * n + 4]:
+                table |= 1 << card
+        recorded = self._recorded
+        if (
+            recorded is not None
+            and self._hand_number < len(recorded)
+            and len(log.deals) != len(recorded[self._hand_number])
+        ):
+            raise RecordError(
+                f"hand {self._hand_number + 1}: {len(recorded[self._hand_number])} "
+                f"decks recorded but the hand was dealt {len(log.deals)} time(s)"
+            )
+        self._deck = deck
+        self._hands: list[list[int]] = [[] for _ in range(n)]
+        self._stock_pos = 0
+        self._deal_round()
+        self._stock_pos += 4
+        self._piles = [0] * len(self.sides)
+        self._sweeps = [0] * len(self.sides)
+        self._last_capturer = -1
+        total = value_sum(table)
+        if self.rules.initial_table_sweeps and total in (15, 30):
+            side = self._side_of[self._dealer]
+            self._piles[side] = table
+            self._sweeps[side] = total // 15
+            self._last_capturer = self._dealer
+            log.initial_table = table
+            log.initial_sweeps = total // 15
+            table = 0
+        self._table = table
+        self._sig = signature(table)
+        self._plays_left = PLAYS_PER_HAND
+        self._to_move = (self._dealer + 1) % n
+        self._legal: list[Move] | None = None
+
+    def _deal_round(self) -> None:
+        n = self.players
+        pos = self._stock_pos
+        deck = self._deck
+        for i in range(1, n + 1):
+            self._hands[(self._dealer + i) % n] = sorted(deck[pos : pos + 3])
+            pos += 3
+        self._stock_pos = pos
+
+    def _apply(self, key: int) -> None:
+        """Play a legal move given by its key (the hot path: no checks here)."""
+        seat = self._to_move
+        card = key & 63
+        hand = self._hands[seat]
+        hand.remove(card)
+        taken = key >> 6
+        self._plays_left -= 1
+        if taken:
+            table = self._table ^ taken
+            self._table = table
+            self._sig -= signature(taken)
+            side = self._side_of[seat]
+            self._piles[side] |= taken | 1 << card
+            self._last_capturer = seat
+            if not table and (self._plays_left or self.rules.last_play_sweep_counts):
+                self._sweeps[side] += 1
+                key |= _SWEEP
+        else:
+            self._table |= 1 << card
+            self._sig += SIG[card]
+        self._log.append(key)
+        self._legal = None
+        if hand or seat != self._dealer:
+            self._to_move = (seat + 1) % self.players
+        elif self._plays_left:
+            self._deal_round()
+            self._to_move = (seat + 1) % self.players
+        else:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        leftovers = 0
+        if self._table and self._last_capturer >= 0:
+            leftovers = self._table
+            self._piles[self._side_of[self._last_capturer]] |= leftovers
+            self._table = 0
+            self._sig = 0
+        points, breakdown = score_masks(self._piles, self._sweeps, self.rules)
+        self._results.append(
+            HandResult(
+                dealer=self._dealer,
+                piles=tuple(frozenset(cards_of_mask(p)) for p in self._piles),
+                sweeps=tuple(self._sweeps),
+                points=points,
+                breakdown=MappingProxyType(breakdown),
+                leftovers=frozenset(cards_of_mask(leftovers)),
+                last_capturer=None if self._last_capturer < 0 else self._last_capturer,
+            )
+        )
+        totals = self._totals
+        for side, gained in enumerate(points):
+            totals[side] += gained
+        best = max(range(len(totals)), key=totals.__getitem__)
+        if totals[best] >= self.rules.target_score and all(
+            totals[best] - t >= self.rules.win_by for side, t in enumerate(totals) if side != best
+        ):
+            self._winner = best
+            self._to_move = -1
+            self._legal = None
+            return
+        self._hand_number += 1
+        self._dealer = (self._dealer + 1) % self.players
+        self._start_hand()
+
+    # -- moves
+
+    def _legal_keys(self) -> list[int]:
+        seat = self._to_move
+        if seat < 0:
+            return []
+        hand = self._hands[seat]
+        table = self._table
+        if not table:
+            return list(hand)
+        keys: list[int] = []
+        for card in hand:
+            masks = capture_masks(card, table, self._sig, self._match)
+            for mask in masks:
+                keys.append(card | mask << 6)
+            if not masks or not self._forced:
+                keys.append(card)
+        return keys
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move (empty once the match is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [Move.of_key(k) for k in self._legal_keys()]
+        return list(legal)
+
+    def play(self, move: Move | str) -> None:
+        """Play a move (a :class:`Move` or its text). An illegal move raises
+        :class:`IllegalMoveError` and changes nothing."""
+        if not isinstance(move, Move):
+            if not isinstance(move, str):
+                raise InvalidMoveError(f"a move must be a Move or its text, got {move!r}")
+            move = Move.parse(move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [Move.of_key(k) for k in self._legal_keys()]
+        if move in legal:
+            self._apply(move.key)
+            return
+        raise IllegalMoveError(self._why_illegal(move))
+
+    def _why_illegal(self, move: Move) -> str:
+        if self._to_move < 0:
+            return f"{move}: the match is over, no move can be played"
+        seat = self._to_move
+        card = move.card
+        if card.index not in self._hands[seat]:
+            held = " ".join(str(DECK[c]) for c in self._hands[seat])
+            return f"{move}: seat {seat} does not hold {card} (its hand: {held})"
+        missing = move.capture_mask & ~self._table
+        if missing:
+            names = " ".join(map(str, cards_of_mask(missing)))
+            return f"{move}: {names} {'is' if missing.bit_count() == 1 else 'are'} not on the table"
+        options = [
+            str(Move.of_key(card.index | m << 6))
+            for m in capture_masks(card.index, self._table, self._sig, self._match)
+        ]
+        if not move.is_capture:
+            return f"{move}: {card} can take cards, so it must (forced capture): " + ", ".join(
+                options
+            )
+        if self._match:
+            rule = "in Scopa a card takes one card of equal value, or else cards summing to it"
+        else:
+            rule = "the played card and the taken cards must sum to exactly 15"
+        alternatives = f"; it can take: {', '.join(options)}" if options else ""
+        return f"{move}: {card} cannot take that set ({rule}){alternatives}"
+
+    # -- the public view of the state
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to play, None once the match is over."""
+        return None if self._to_move < 0 else self._to_move
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing the current (or last) hand."""
+        return self._dealer
+
+    @property
+    def hand_number(self) -> int:
+        """Hands finished before the current one."""
+        return self._hand_number
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards in a seat's hand (the engine's view: never hand this to another seat)."""
+        self._check_seat(seat)
+        return tuple(DECK[c] for c in self._hands[seat])
+
+    @property
+    def table(self) -> tuple[Card, ...]:
+        """The cards face up on the table, in canonical order."""
+        return tuple(cards_of_mask(self._table))
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left to deal."""
+        return 40 - self._stock_pos
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._hands)
+
+    @property
+    def captured(self) -> tuple[frozenset[Card], ...]:
+        """Each side's captured cards in the current hand."""
+        return tuple(frozenset(cards_of_mask(p)) for p in self._piles)
+
+    @property
+    def sweeps(self) -> tuple[int, ...]:
+        """Each side's sweeps in the current hand."""
+        return tuple(self._sweeps)
+
+    @property
+    def results(self) -> tuple[HandResult, ...]:
+        """The finished hands."""
+        return tuple(self._results)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Match points per side."""
+        return tuple(self._totals)
+
+    def is_over(self) -> bool:
+        return self._to_move < 0
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side, None until the match is over."""
+        return self._winner
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat plays for."""
+        self._check_seat(seat)
+        return self._side_of[seat]
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalMoveError(f"seat must be 0 to {self.players - 1}, got {seat!r}")
+
+    def history(self, hand_number: int | None = None) -> tuple[Event, ...]:
+        """The public events of a hand (the current one by default)."""
+        if hand_number is None:
+            hand_number = len(self._hand_logs) - 1
+        if not isinstance(hand_number, int) or not 0 <= hand_number < len(self._hand_logs):
+            raise IllegalMoveError(
+                f"hand_number must be 0 to {len(self._hand_logs) - 1}, got {hand_number!r}"
+            )
+        log = self._hand_logs[hand_number]
+        n = self.players
+        events: list[Event] = []
+        for deck in log.deals[:-1]:
+            events.append(Redeal(tuple(DECK[c] for c in sorted(deck[3 * n : 3 * n + 4]))))
+        events.append(Deal(1))
+        if log.initial_sweeps:
+            events.append(
+                InitialSweep(
+                    log.dealer, frozenset(cards_of_mask(log.initial_table)), log.initial_sweeps
+                )
+            )
+        for i, entry in enumerate(log.plays):
+            if i and i % (3 * n) == 0:
+                events.append(Deal(i // (3 * n) + 1))
+            key = entry & _KEY
+            events.append(
+                Play(
+                    seat=(log.dealer + 1 + i) % n,
+                    card=DECK[key & 63],
+                    captures=frozenset(cards_of_mask(key >> 6)),
+                    sweep=bool(entry & _SWEEP),
+                )
+            )
+        return tuple(events)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now: its own hand and everything public."""
+        self._check_seat(seat)
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            players=self.players,
+            partnerships=self.partnerships,
+            sides=self.sides,
+            hand_number=self._hand_number,
+            dealer=self._dealer,
+            to_move=self.to_move,
+            hand=self.hand(seat),
+            table=self.table,
+            stock_size=self.stock_size,
+            hand_sizes=self.hand_sizes,
+            captured=self.captured,
+            sweeps=self.sweeps,
+            history=self.history(),
+            totals=self.totals,
+            results=self.results,
+            legal_moves=tuple(self.legal_moves()) if seat == self._to_move else (),
+            winner=self._winner,
+        )
+
+    # -- records
+
+    def record(self) -> dict[str, Any]:
+        """The match as JSON-able data: rules, seats, every deck dealt and every move."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "rules": self.rules.to_dict(),
+            "preset": preset_name(self.rules),
+            "players": self.players,
+            "partnerships": self.partnerships,
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "hands": [
+                {
+                    "dealer": log.dealer,
+                    "deals": [[str(DECK[c]) for c in deck] for deck in log.deals],
+                    "moves": [str(Move.of_key(entry & _KEY)) for entry in log.plays],
+                }
+                for log in self._hand_logs
+            ],
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Game:
+        """Replay a record; a record that is malformed or does not replay raises RecordError."""
+        if not isinstance(record, Mapping):
+            raise RecordError(f"a record must be a mapping, got {type(record).__name__}")
+        if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"not an {RECORD_FORMAT} version {RECORD_VERSION}: "
+                f"format={record.get('format')!r}, version={record.get('version')!r}"
+            )
+        try:
+            rules = RuleSet.from_dict(_field(record, "rules", Mapping))
+        except RulesError as error:
+            raise RecordError(f"rules: {error}") from None
+        players = _field(record, "players", int)
+        partnerships = _field(record, "partnerships", bool)
+        seed = _field(record, "seed", (int, str))
+        first_dealer = _field(record, "first_dealer", int)
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
+        if partnerships and players != 4:
+            raise RecordError("partnerships: need 4 players")
+        if not 0 <= first_dealer < players:
+            raise RecordError(f"first_dealer: must be a seat 0 to {players - 1}")
+        hands = _field(record, "hands", list)
+        if not hands:
+            raise RecordError("hands: a record holds at least one hand")
+        recorded: list[list[Deck]] = []
+        moves: list[list[str]] = []
+        for number, entry in enumerate(hands, start=1):
+            if not isinstance(entry, Mapping):
+                raise RecordError(f"hand {number}: must be a mapping")
+            deals = _field(entry, "deals", list, f"hand {number}: ")
+            if not deals:
+                raise RecordError(f"hand {number}: deals: at least one deck")
+            recorded.append(
+                [_deck(d, f"hand {number}, deck {k}") for k, d in enumerate(deals, start=1)]
+            )
+            hand_moves = _field(entry, "moves", list, f"hand {number}: ")
+            if not all(isinstance(m, str) for m in hand_moves):
+                raise RecordError(f"hand {number}: moves must be texts such as '4h:4c+7d'")
+            moves.append(hand_moves)
+        game = cls.__new__(cls)
+        game._setup(rules, players, partnerships, seed, first_dealer, recorded)
+        for number, (entry, hand_moves) in enumerate(zip(hands, moves, strict=True), start=1):
+            if game._hand_number != number - 1 or game.is_over():
+                raise RecordError(f"hand {number}: the match had already ended or moved on")
+            if entry.get("dealer") != game.dealer:
+                raise RecordError(
+                    f"hand {number}: dealer {entry.get('dealer')!r} recorded, "
+                    f"but seat {game.dealer} deals"
+                )
+            for index, text in enumerate(hand_moves, start=1):
+                if game._hand_number != number - 1 or game.is_over():
+                    raise RecordError(f"hand {number}: more moves than a hand holds")
+                try:
+                    game.play(text)
+                except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
+                    raise RecordError(f"hand {number}, move {index}: {error}") from None
+            if number < len(hands) and game._hand_number == number - 1 and not game.is_over():
+                raise RecordError(
+                    f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"
+                )
+        return game
+
+
+def _field(
+    data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str = ""
+) -> Any:
+    if name not in data:
+        raise RecordError(f"{where}{name}: missing")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"{where}{name}: bad value {value!r}")
+    return value
+
+
+def _deck(data: object, where: str) -> Deck:
+    if not isinstance(data, Sequence) or isinstance(data, (str, bytes)) or len(data) != 40:
+        raise RecordError(f"{where}: must list the 40 cards")
+    try:
+        deck = tuple(Card.parse(text).index for text in data)
+    except InvalidCardError as error:
+        raise RecordError(f"{where}: {error}") from None
+    if len(set(deck)) != 40:
+        raise RecordError(f"{where}: a card appears twice")
+    return deck

@@ -1,0 +1,107 @@
+"""What one seat may know: the public events of a hand and a seat's observation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import DECK, Card
+from .moves import Move
+from .rules import RuleSet
+from .scoring import HandResult
+
+__all__ = ["Deal", "Event", "InitialSweep", "Observation", "Play", "Redeal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A seat played a card face up and took ``captures`` (empty for a drop)."""
+
+    seat: int
+    card: Card
+    captures: frozenset[Card]
+    sweep: bool
+    """True if the capture emptied the table and scores as a sweep."""
+    kind: Literal["play"] = "play"
+
+    @property
+    def move(self) -> Move:
+        return Move(self.card, self.captures)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Each seat received three cards (round 1 is the deal that opens the hand)."""
+
+    round: int
+    kind: Literal["deal"] = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class InitialSweep:
+    """The first four table cards summed to 15 or 30: the dealer took them for 1 or 2 sweeps."""
+
+    dealer: int
+    cards: frozenset[Card]
+    sweeps: int
+    kind: Literal["initial_sweep"] = "initial_sweep"
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """Three or more kings among the first four table cards (shown here): dealt again."""
+
+    table: tuple[Card, ...]
+    kind: Literal["redeal"] = "redeal"
+
+
+Event = Play | Deal | InitialSweep | Redeal
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything one seat may know, and nothing more: never another seat's cards or the
+    stock's order."""
+
+    seat: int
+    rules: RuleSet
+    players: int
+    partnerships: bool
+    sides: tuple[tuple[int, ...], ...]
+    hand_number: int
+    """Hands finished before this one (0 in the first hand)."""
+    dealer: int
+    to_move: int | None
+    hand: tuple[Card, ...]
+    """This seat's own cards."""
+    table: tuple[Card, ...]
+    stock_size: int
+    hand_sizes: tuple[int, ...]
+    """Number of cards in every seat's hand."""
+    captured: tuple[frozenset[Card], ...]
+    """Each side's captured cards this hand (captures are made face up)."""
+    sweeps: tuple[int, ...]
+    """Each side's sweeps this hand."""
+    history: tuple[Event, ...]
+    """The public events of this hand, in order."""
+    totals: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    legal_moves: tuple[Move, ...]
+    """This seat's legal moves if it is to move, else empty."""
+    winner: int | None
+
+    @property
+    def side(self) -> int:
+        """The side this seat plays for."""
+        for index, seats in enumerate(self.sides):
+            if self.seat in seats:
+                return index
+        raise AssertionError("every seat belongs to a side")
+
+    @property
+    def unseen(self) -> frozenset[Card]:
+        """Cards this seat has not seen this hand: the other hands and the stock."""
+        seen = set(self.hand) | set(self.table)
+        for pile in self.captured:
+            seen |= pile
+        return frozenset(card for card in DECK if card not in seen)

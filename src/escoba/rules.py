@@ -1,0 +1,148 @@
+"""Rule sets: every option of the specification as data, and the six presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from .errors import RulesError
+
+__all__ = ["RULESETS", "CaptureMode", "RuleSet", "SevensMode", "preset_name"]
+
+CaptureMode = Literal["sum15", "match"]
+SevensMode = Literal["ranking", "sevens", "primiera", "none"]
+
+_CAPTURE_MODES: Final = ("sum15", "match")
+_SEVENS_MODES: Final = ("ranking", "sevens", "primiera", "none")
+_BOOL_OPTIONS: Final = (
+    "forced_capture",
+    "last_play_sweep_counts",
+    "initial_table_sweeps",
+    "kings_redeal",
+    "primiera_needs_all_suits",
+    "all_coins_two",
+    "big_wins",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RuleSet:
+    """A complete, validated set of rule options (the defaults are the ``escoba`` preset).
+
+    >>> RULESETS["scopa"].capture, RULESETS["scopa"].target_score
+    ('match', 11)
+    >>> RULESETS["escoba"].replace(target_score=15, big_wins=True).target_score
+    15
+    """
+
+    capture: CaptureMode = "sum15"
+    """How a card takes: ``sum15`` (Escoba, Escova) or ``match`` (Scopa)."""
+    forced_capture: bool = True
+    """A card that can take must take; if false it may also be dropped."""
+    last_play_sweep_counts: bool = True
+    """A sweep made by the hand's very last card scores."""
+    initial_table_sweeps: bool = True
+    """15 or 30 on the first four table cards: the dealer takes them for 1 or 2 sweeps."""
+    kings_redeal: bool = False
+    """Three or more kings among the first four table cards: deal the hand again."""
+    sevens: SevensMode = "ranking"
+    """The sevens category: setenta ``ranking``, most ``sevens``, ``primiera`` or ``none``."""
+    primiera_needs_all_suits: bool = False
+    """A side missing a suit cannot win primiera."""
+    all_coins_two: bool = False
+    """All ten coins score 2 instead of 1."""
+    all_sevens_bonus: int = 0
+    """Extra points for a side holding all four sevens."""
+    big_wins: bool = False
+    """30+ cards against fewer than 10 for every other side score 2; all coins score 2;
+    all four sevens add 1."""
+    target_score: int = 21
+    """Points that end the match."""
+    win_by: int = 1
+    """Lead over every other side needed to win once the target is reached."""
+
+    def __post_init__(self) -> None:
+        if self.capture not in _CAPTURE_MODES:
+            raise RulesError(
+                f"capture: {self.capture!r} is not one of {', '.join(map(repr, _CAPTURE_MODES))}"
+            )
+        if self.sevens not in _SEVENS_MODES:
+            raise RulesError(
+                f"sevens: {self.sevens!r} is not one of {', '.join(map(repr, _SEVENS_MODES))}"
+            )
+        for name in _BOOL_OPTIONS:
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise RulesError(f"{name}: must be true or false, got {value!r}")
+        for name, lowest in (("all_sevens_bonus", 0), ("target_score", 1), ("win_by", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+                raise RulesError(f"{name}: must be a whole number >= {lowest}, got {value!r}")
+        if self.capture == "match" and self.initial_table_sweeps:
+            raise RulesError(
+                "initial_table_sweeps: only makes sense with capture='sum15' "
+                "(the first four table cards summing to 15 or 30)"
+            )
+        if self.primiera_needs_all_suits and self.sevens != "primiera":
+            raise RulesError(
+                f"primiera_needs_all_suits: only makes sense with sevens='primiera', "
+                f"not sevens={self.sevens!r}"
+            )
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A validated copy with some options changed; unknown options raise ``RulesError``."""
+        unknown = sorted(set(changes) - set(OPTION_NAMES))
+        if unknown:
+            raise RulesError(
+                f"unknown rule option {unknown[0]!r}; the options are {', '.join(OPTION_NAMES)}"
+            )
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option by name, JSON-able."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> RuleSet:
+        """The rule set with these options (the rest from the ``escoba`` base)."""
+        if not isinstance(options, Mapping):
+            raise RulesError(f"rule options must be a mapping of option to value, got {options!r}")
+        return cls().replace(**dict(options))
+
+    def differences(self, other: RuleSet) -> dict[str, Any]:
+        """The options where this rule set differs from ``other``, with this set's values."""
+        return {
+            name: getattr(self, name)
+            for name in OPTION_NAMES
+            if getattr(self, name) != getattr(other, name)
+        }
+
+
+OPTION_NAMES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+RULESETS: Final[Mapping[str, RuleSet]] = {
+    "escoba": RuleSet(),
+    "escoba-fournier": RuleSet(sevens="sevens"),
+    "escoba-primiera": RuleSet(sevens="primiera", primiera_needs_all_suits=True),
+    "escoba-classic": RuleSet(sevens="sevens", all_sevens_bonus=1),
+    "scopa": RuleSet(
+        capture="match",
+        last_play_sweep_counts=False,
+        initial_table_sweeps=False,
+        kings_redeal=True,
+        sevens="primiera",
+        target_score=11,
+    ),
+    "escova": RuleSet(sevens="none", all_coins_two=True, target_score=31),
+}
+"""The six presets of the specification, by name."""
+
+
+def preset_name(rules: RuleSet) -> str | None:
+    """The name of the preset equal to ``rules``, or None."""
+    for name, preset in RULESETS.items():
+        if preset == rules:
+            return name
+    return None

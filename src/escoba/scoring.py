@@ -1,0 +1,188 @@
+"""Scoring a hand: most cards, most coins, the seven of coins, the sevens category, sweeps.
+
+A tie at the top of a category gives nobody the point, with any number of sides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from ._bits import COINS_MASK, SEVEN_OF_COINS, SEVENS_MASK
+from .cards import Card, mask_of
+from .errors import EscobaError, InvalidCardError, RulesError
+from .rules import RuleSet
+
+__all__ = [
+    "CATEGORIES",
+    "HandScore",
+    "primiera",
+    "score_hand",
+    "score_masks",
+    "setenta_key",
+]
+
+CATEGORIES: Final[tuple[str, ...]] = (
+    "cards",
+    "coins",
+    "seven_of_coins",
+    "sevens",
+    "all_sevens",
+    "sweeps",
+)
+"""The scoring categories, in score-pad order."""
+
+# Rank indices 0..9 are A 2 3 4 5 6 7 J Q K.
+_SETENTA_RANK: Final = (6, 2, 3, 4, 5, 7, 8, 1, 1, 1)  # 7 > 6 > A > 5 > 4 > 3 > 2 > faces
+_PRIMIERA_POINTS: Final = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+
+
+def _best_per_chunk(points: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(
+        max((points[r] for r in range(10) if chunk >> r & 1), default=0) for chunk in range(1024)
+    )
+
+
+_SETENTA_BEST: Final = _best_per_chunk(_SETENTA_RANK)
+_PRIMIERA_BEST: Final = _best_per_chunk(_PRIMIERA_POINTS)
+
+
+def setenta_key(pile: int) -> tuple[int, ...]:
+    """Comparable key of a pile for setenta: its best card per suit, best first (0 = none)."""
+    return tuple(sorted((_SETENTA_BEST[pile >> (10 * s) & 1023] for s in range(4)), reverse=True))
+
+
+def primiera(pile: int, needs_all_suits: bool = False) -> int:
+    """Primiera of a pile: the sum of each suit's best card (7=21 ... face=10).
+
+    With ``needs_all_suits`` a pile missing a suit gets -1, below every complete pile.
+    """
+    best = [_PRIMIERA_BEST[pile >> (10 * s) & 1023] for s in range(4)]
+    if needs_all_suits and 0 in best:
+        return -1
+    return sum(best)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """The points of one hand per side, and the breakdown by category."""
+
+    points: tuple[int, ...]
+    breakdown: Mapping[str, tuple[int, ...]]
+
+
+def _top(values: Sequence[object], points: int, sides: int) -> tuple[int, ...]:
+    """``points`` to the side with the single best value; a tie at the top gives nothing."""
+    best = max(values)  # type: ignore[type-var]
+    if values.count(best) != 1:
+        return (0,) * sides
+    return tuple(points if v == best else 0 for v in values)
+
+
+def score_masks(
+    piles: Sequence[int], sweeps: Sequence[int], rules: RuleSet
+) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
+    """Score piles given as bit sets (the engine's fast path; inputs are trusted)."""
+    n = len(piles)
+    zero = (0,) * n
+    counts = [p.bit_count() for p in piles]
+    coins = [(p & COINS_MASK).bit_count() for p in piles]
+    cards = _top(counts, 1, n)
+    if rules.big_wins:
+        cards = tuple(
+            2
+            if pts and counts[i] >= 30 and all(c < 10 for j, c in enumerate(counts) if j != i)
+            else pts
+            for i, pts in enumerate(cards)
+        )
+    coin_points = _top(coins, 1, n)
+    if rules.all_coins_two or rules.big_wins:
+        coin_points = tuple(
+            2 if count == 10 else pts for count, pts in zip(coins, coin_points, strict=True)
+        )
+    seven_of_coins = tuple(1 if p & SEVEN_OF_COINS else 0 for p in piles)
+    if rules.sevens == "ranking":
+        sevens = _top([setenta_key(p) for p in piles], 1, n)
+    elif rules.sevens == "sevens":
+        sevens = _top([(p & SEVENS_MASK).bit_count() for p in piles], 1, n)
+    elif rules.sevens == "primiera":
+        values = [primiera(p, rules.primiera_needs_all_suits) for p in piles]
+        sevens = zero if max(values) < 0 else _top(values, 1, n)
+    else:
+        sevens = zero
+    # big_wins and all_sevens_bonus name the same extra point; together they give the larger.
+    bonus = max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
+    all_sevens = tuple(bonus if p & SEVENS_MASK == SEVENS_MASK else 0 for p in piles)
+    breakdown = {
+        "cards": cards,
+        "coins": coin_points,
+        "seven_of_coins": seven_of_coins,
+        "sevens": sevens,
+        "all_sevens": all_sevens,
+        "sweeps": tuple(sweeps),
+    }
+    points = tuple(sum(column[i] for column in breakdown.values()) for i in range(n))
+    return points, breakdown
+
+
+def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: RuleSet) -> HandScore:
+    """Score one hand: ``piles`` holds each side's captured cards, ``sweeps`` each side's sweeps.
+
+    >>> from escoba import RULESETS, parse_cards
+    >>> anna = parse_cards("7s 7h 6d 5c")
+    >>> ben = parse_cards("7d 7c As Ah")
+    >>> score = score_hand([anna, ben], [0, 0], RULESETS["escoba"])
+    >>> score.breakdown["sevens"], score.breakdown["seven_of_coins"], score.points
+    ((1, 0), (0, 1), (1, 1))
+    """
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"rules must be a RuleSet, got {rules!r}")
+    if isinstance(piles, (str, bytes)) or not isinstance(piles, Sequence):
+        raise InvalidCardError(f"piles must be a sequence with one collection per side: {piles!r}")
+    if not 2 <= len(piles) <= 4:
+        raise EscobaError(f"piles: there are 2 to 4 sides, got {len(piles)} piles")
+    if isinstance(sweeps, (str, bytes)) or not isinstance(sweeps, Sequence):
+        raise EscobaError(f"sweeps must be a sequence of whole numbers: {sweeps!r}")
+    if len(sweeps) != len(piles):
+        raise EscobaError(f"sweeps: {len(sweeps)} numbers for {len(piles)} sides")
+    for side, count in enumerate(sweeps):
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise EscobaError(f"sweeps of side {side} must be a whole number >= 0, got {count!r}")
+    masks: list[int] = []
+    seen = 0
+    for side, pile in enumerate(piles):
+        if isinstance(pile, (str, bytes)):
+            raise InvalidCardError(f"pile of side {side} must hold Cards, not text {pile!r}")
+        cards = list(pile)
+        for item in cards:
+            if not isinstance(item, Card):
+                raise InvalidCardError(f"pile of side {side} holds {item!r}, not a Card")
+        mask = mask_of(cards)
+        if mask.bit_count() != len(cards) or mask & seen:
+            raise InvalidCardError(f"pile of side {side}: a card is counted twice")
+        seen |= mask
+        masks.append(mask)
+    points, breakdown = score_masks(masks, sweeps, rules)
+    return HandScore(points, MappingProxyType(breakdown))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand: who dealt, what each side captured, and what it scored."""
+
+    dealer: int
+    """The seat that dealt this hand."""
+    piles: tuple[frozenset[Card], ...]
+    """Each side's captured cards, leftovers included."""
+    sweeps: tuple[int, ...]
+    """Each side's sweeps (initial-table sweeps included)."""
+    points: tuple[int, ...]
+    """Each side's points for the hand."""
+    breakdown: Mapping[str, tuple[int, ...]]
+    """Points per category (see ``CATEGORIES``), one number per side."""
+    leftovers: frozenset[Card]
+    """The table cards that went to the last capturer when the hand ended."""
+    last_capturer: int | None
+    """The seat that captured last (it took the leftovers), None if nobody captured."""
