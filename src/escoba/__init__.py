@@ -10,6 +10,7 @@ from .errors import (
     IllegalMoveError,
     InvalidCardError,
     InvalidMoveError,
+    InvalidScoreError,
     RecordError,
     RulesError,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "InitialSweep",
     "InvalidCardError",
     "InvalidMoveError",
+    "InvalidScoreError",
     "Move",
     "Observation",
     "Play",

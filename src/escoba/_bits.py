@@ -53,6 +53,22 @@ def value_sum(mask: int) -> int:
     )
 
 
+_INDEX_CHUNK: Final = tuple(tuple(r for r in range(10) if chunk >> r & 1) for chunk in range(1024))
+
+
+def shuffled_deck(bits: int) -> tuple[int, ...]:
+    """The 40 card indices shuffled by a random number of at least 320 bits.
+
+    Fisher-Yates whose choices are the mixed-radix digits of ``bits``: one call to the
+    generator per deck instead of 39 (40! is below 2**160, so the bias is below 2**-160).
+    """
+    deck = list(range(40))
+    for i in range(39, 0, -1):
+        bits, j = divmod(bits, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
 def indices(mask: int) -> list[int]:
     """The card indices of a set, ascending."""
     out = []

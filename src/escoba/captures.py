@@ -17,7 +17,7 @@ from .cards import Card, cards_of_mask, mask_of
 from .errors import InvalidCardError, RulesError
 from .rules import RuleSet
 
-__all__ = ["capture_masks", "captures"]
+__all__ = ["capture_masks", "captures", "legal_keys"]
 
 # One way to make a target from a table's values: the values used in full (as one mask of
 # all their cards, to be ANDed with the table) and those that use only k of the table's cards
@@ -41,32 +41,41 @@ def parts_for(sig: int) -> PartsByTarget:
 
 
 def _build_parts(sig: int) -> PartsByTarget:
-    counts = [sig >> SIG_SHIFT[v] & 7 if v else 0 for v in range(11)]
+    # Grow every multiset value by value: (sum, values used in full, values used in part).
+    ways: list[tuple[int, int, tuple[tuple[int, int], ...]]] = [(0, 0, ())]
+    for value in range(1, 11):
+        count = sig >> SIG_SHIFT[value] & 7
+        if not count:
+            continue
+        value_mask = VALUE_MASK[value]
+        grown = []
+        for total, full, partial in ways:
+            for k in range(1, count + 1):
+                reached = total + k * value
+                if reached > _MAX_TARGET:
+                    break
+                if k == count:
+                    grown.append((reached, full | value_mask, partial))
+                else:
+                    grown.append((reached, full, (*partial, (value_mask, k))))
+        ways += grown
     found: list[list[Part]] = [[] for _ in range(_MAX_TARGET + 1)]
-    chosen: list[tuple[int, int]] = []  # (value, how many)
-
-    def extend(value: int, total: int) -> None:
-        if value > 10:
-            if total:
-                full = 0
-                partial: list[tuple[int, int]] = []
-                for v, k in chosen:
-                    if k == counts[v]:
-                        full |= VALUE_MASK[v]
-                    else:
-                        partial.append((VALUE_MASK[v], k))
-                found[total].append((full, tuple(partial)))
-            return
-        extend(value + 1, total)
-        for k in range(1, counts[value] + 1):
-            if total + k * value > _MAX_TARGET:
-                break
-            chosen.append((value, k))
-            extend(value + 1, total + k * value)
-            chosen.pop()
-
-    extend(1, 0)
+    for total, full, partial in ways[1:]:
+        found[total].append((full, partial))
     return tuple(tuple(p) for p in found)
+
+
+_CHOICES: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _choices(cards: int, k: int) -> tuple[int, ...]:
+    """Every way to take ``k`` of the cards in ``cards`` (cards of one value: few)."""
+    found = _CHOICES.get((cards, k))
+    if found is None:
+        found = _CHOICES[cards, k] = tuple(
+            mask_of_indices(c) for c in combinations(indices(cards), k)
+        )
+    return found
 
 
 def expand(table: int, part: Part) -> list[int]:
@@ -74,7 +83,7 @@ def expand(table: int, part: Part) -> list[int]:
     full, partial = part
     sets = [table & full]
     for value_mask, k in partial:
-        choices = [mask_of_indices(c) for c in combinations(indices(table & value_mask), k)]
+        choices = _choices(table & value_mask, k)
         sets = [s | c for s in sets for c in choices]
     return sets
 
@@ -103,6 +112,43 @@ def capture_masks(card: int, table: int, sig: int, match: bool) -> list[int]:
         else:
             out.append(table & part[0])
     return out
+
+
+def legal_keys(hand: list[int], table: int, sig: int, match: bool, forced: bool) -> list[int]:
+    """The legal moves of a hand as keys (card index | capture mask << 6).
+
+    The one place where legality is decided; inlined for speed, since it runs on every turn
+    of every simulated or searched game.
+    """
+    if not table:
+        return list(hand)
+    parts = _PARTS.get(sig)
+    if parts is None:
+        parts = parts_for(sig)
+    keys: list[int] = []
+    append = keys.append
+    for card in hand:
+        value = VALUE[card]
+        if match and sig >> SIG_SHIFT[value] & 7:
+            # Single-card priority: a card of equal value must be taken, alone.
+            for i in indices(table & VALUE_MASK[value]):
+                append(card | 1 << (i + 6))
+            if not forced:
+                append(card)
+            continue
+        ways = parts[value if match else 15 - value]
+        if not ways:
+            append(card)
+            continue
+        for part in ways:
+            if part[1]:
+                for mask in expand(table, part):
+                    append(card | mask << 6)
+            else:
+                append(card | (table & part[0]) << 6)
+        if not forced:
+            append(card)
+    return keys
 
 
 def captures(card: Card, table: Iterable[Card], rules: RuleSet) -> list[frozenset[Card]]:

@@ -22,6 +22,7 @@ __all__ = [
     "Rank",
     "Suit",
     "card_name",
+    "card_set",
     "cards_of_mask",
     "mask_of",
     "parse_cards",
@@ -129,6 +130,9 @@ class Card:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("cards are immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self._text,))
 
@@ -197,6 +201,23 @@ def cards_of_mask(mask: int) -> Iterator[Card]:
         mask ^= low
 
 
+# The cards of every 10-bit suit chunk, so that a whole pile converts in four lookups.
+_CHUNK_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
+    tuple(tuple(_CARDS[10 * s + r] for r in range(10) if chunk >> r & 1) for chunk in range(1024))
+    for s in range(4)
+)
+
+
+def card_set(mask: int) -> frozenset[Card]:
+    """The cards of a bit set as a frozenset."""
+    return frozenset(
+        _CHUNK_CARDS[0][mask & 1023]
+        + _CHUNK_CARDS[1][mask >> 10 & 1023]
+        + _CHUNK_CARDS[2][mask >> 20 & 1023]
+        + _CHUNK_CARDS[3][mask >> 30]
+    )
+
+
 DeckStyle = Literal["french", "spanish", "italian"]
 DECK_STYLES: Final[tuple[DeckStyle, ...]] = ("french", "spanish", "italian")
 
@@ -208,7 +229,7 @@ _SPANISH_SUITS: Final = {
     Suit.SWORDS: "espadas",
     Suit.CLUBS: "bastos",
 }
-_SPANISH_RANKS: Final = ("1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
+_SPANISH_RANKS: Final = ("as", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
 _ITALIAN_SUITS: Final = {
     Suit.COINS: "denari",
     Suit.CUPS: "coppe",

@@ -11,6 +11,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardError",
     "InvalidMoveError",
+    "InvalidScoreError",
     "RecordError",
     "RulesError",
 ]
@@ -26,6 +27,10 @@ class InvalidCardError(EscobaError, ValueError):
 
 class InvalidMoveError(EscobaError, ValueError):
     """A move's text is malformed (it names no card, or a capture is not a card)."""
+
+
+class InvalidScoreError(EscobaError, ValueError):
+    """Input to scoring is malformed: wrong number of sides, bad sweep counts."""
 
 
 class IllegalMoveError(EscobaError, ValueError):

@@ -7,15 +7,16 @@ goes through :meth:`Game.play`, which accepts only a legal move.
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from ._bits import KINGS_MASK, SIG, VALUE, signature, value_sum
-from .captures import capture_masks
-from .cards import DECK, Card, cards_of_mask
+from ._bits import _SIG_CHUNK, KINGS_MASK, SIG, VALUE, shuffled_deck, signature, value_sum
+from .captures import capture_masks, legal_keys
+from .cards import DECK, Card, card_set, cards_of_mask
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
+from .moves import _CACHE as _MOVES
 from .moves import Move
 from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RuleSet, preset_name
@@ -96,6 +97,7 @@ class Game:
         else:
             self.sides = tuple((seat,) for seat in range(players))
         self._side_of = tuple(seat % len(self.sides) for seat in range(players))
+        self._next_seat = tuple((seat + 1) % players for seat in range(players))
         self._match = rules.capture == "match"
         self._forced = rules.forced_capture
         self._recorded = recorded
@@ -111,14 +113,16 @@ class Game:
     # -- randomness: every deck comes from the seed, by hand and attempt, so a replayed
     # -- record continues exactly as the original match would have.
 
-    def _rng(self, *purpose: object) -> random.Random:
-        return random.Random(":".join(map(str, ("escoba", self.seed, *purpose))))
+    def _shuffled(self, *purpose: object) -> Deck:
+        # A hash of the seed and the purpose, not a generator's state: any hand's deck can
+        # be made again from the seed alone.
+        text = ":".join(map(str, ("escoba", self.seed, *purpose)))
+        digest = hashlib.blake2b(text.encode(), digest_size=48).digest()
+        return shuffled_deck(int.from_bytes(digest))
 
     def _draw_for_dealer(self) -> int:
         """Each seat draws a card, lowest deals; the seats tied lowest draw again."""
-        rng = self._rng("lot")
-        deck = list(range(40))
-        rng.shuffle(deck)
+        deck = list(self._shuffled("lot"))
         drawing = list(range(self.players))
         while True:
             draws = {seat: VALUE[deck.pop()] for seat in drawing}
@@ -136,9 +140,7 @@ class Game:
                     "(3 or more kings on the table) but no further deck is recorded"
                 )
             return deals[attempt]
-        deck = list(range(40))
-        self._rng("hand", self._hand_number, attempt).shuffle(deck)
-        return tuple(deck)
+        return self._shuffled("hand", self._hand_number, attempt)
 
     # -- the hand
 
@@ -186,6 +188,7 @@ class Game:
         self._sig = signature(table)
         self._plays_left = PLAYS_PER_HAND
         self._to_move = (self._dealer + 1) % n
+        self._keys: list[int] | None = None
         self._legal: list[Move] | None = None
 
     def _deal_round(self) -> None:
@@ -208,7 +211,12 @@ class Game:
         if taken:
             table = self._table ^ taken
             self._table = table
-            self._sig -= signature(taken)
+            self._sig -= (
+                _SIG_CHUNK[taken & 1023]
+                + _SIG_CHUNK[taken >> 10 & 1023]
+                + _SIG_CHUNK[taken >> 20 & 1023]
+                + _SIG_CHUNK[taken >> 30]
+            )
             side = self._side_of[seat]
             self._piles[side] |= taken | 1 << card
             self._last_capturer = seat
@@ -219,12 +227,12 @@ class Game:
             self._table |= 1 << card
             self._sig += SIG[card]
         self._log.append(key)
-        self._legal = None
+        self._keys = self._legal = None
         if hand or seat != self._dealer:
-            self._to_move = (seat + 1) % self.players
+            self._to_move = self._next_seat[seat]
         elif self._plays_left:
             self._deal_round()
-            self._to_move = (seat + 1) % self.players
+            self._to_move = self._next_seat[seat]
         else:
             self._end_hand()
 
@@ -239,11 +247,11 @@ class Game:
         self._results.append(
             HandResult(
                 dealer=self._dealer,
-                piles=tuple(frozenset(cards_of_mask(p)) for p in self._piles),
+                piles=tuple(card_set(p) for p in self._piles),
                 sweeps=tuple(self._sweeps),
                 points=points,
                 breakdown=MappingProxyType(breakdown),
-                leftovers=frozenset(cards_of_mask(leftovers)),
+                leftovers=card_set(leftovers),
                 last_capturer=None if self._last_capturer < 0 else self._last_capturer,
             )
         )
@@ -256,6 +264,7 @@ class Game:
         ):
             self._winner = best
             self._to_move = -1
+            self._keys = None
             self._legal = None
             return
         self._hand_number += 1
@@ -264,29 +273,42 @@ class Game:
 
     # -- moves
 
-    def _legal_keys(self) -> list[int]:
-        seat = self._to_move
-        if seat < 0:
-            return []
-        hand = self._hands[seat]
-        table = self._table
-        if not table:
-            return list(hand)
-        keys: list[int] = []
-        for card in hand:
-            masks = capture_masks(card, table, self._sig, self._match)
-            for mask in masks:
-                keys.append(card | mask << 6)
-            if not masks or not self._forced:
-                keys.append(card)
+    def _current_keys(self) -> list[int]:
+        keys = self._keys
+        if keys is None:
+            if self._to_move < 0:
+                keys = self._keys = []
+            else:
+                keys = self._keys = legal_keys(
+                    self._hands[self._to_move], self._table, self._sig, self._match, self._forced
+                )
         return keys
+
+    def legal_keys(self) -> list[int]:
+        """The legal moves as ints (card index | capture mask << 6): the fast path for
+        simulation and search; :meth:`play_key` plays one."""
+        return list(self._keys or self._current_keys())
+
+    def play_key(self, key: int) -> None:
+        """Play a move given as its int key; an illegal key raises IllegalMoveError."""
+        if key.__class__ is int and key in (self._keys or self._current_keys()):
+            self._apply(key)
+            return
+        if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < 1 << 46:
+            raise InvalidMoveError(f"a move key must be an int from legal_keys(), got {key!r}")
+        if key & 63 >= 40:
+            raise InvalidMoveError(f"move key {key} names no card")
+        raise IllegalMoveError(self._why_illegal(Move.of_key(key)))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move (empty once the match is over)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = [Move.of_key(k) for k in self._legal_keys()]
-        return list(legal)
+        moves = self._legal
+        if moves is None:
+            known = _MOVES
+            moves = self._legal = [
+                known.get(k) or Move.of_key(k) for k in self._keys or self._current_keys()
+            ]
+        return list(moves)
 
     def play(self, move: Move | str) -> None:
         """Play a move (a :class:`Move` or its text). An illegal move raises
@@ -295,11 +317,9 @@ class Game:
             if not isinstance(move, str):
                 raise InvalidMoveError(f"a move must be a Move or its text, got {move!r}")
             move = Move.parse(move)
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = [Move.of_key(k) for k in self._legal_keys()]
-        if move in legal:
-            self._apply(move.key)
+        key = move.key
+        if key in (self._keys or self._current_keys()):
+            self._apply(key)
             return
         raise IllegalMoveError(self._why_illegal(move))
 
@@ -369,7 +389,7 @@ class Game:
     @property
     def captured(self) -> tuple[frozenset[Card], ...]:
         """Each side's captured cards in the current hand."""
-        return tuple(frozenset(cards_of_mask(p)) for p in self._piles)
+        return tuple(card_set(p) for p in self._piles)
 
     @property
     def sweeps(self) -> tuple[int, ...]:

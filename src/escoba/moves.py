@@ -39,7 +39,10 @@ class Move:
             raise InvalidMoveError(f"a move needs the played Card, got {card!r}")
         if isinstance(captures, (str, bytes)):
             raise InvalidMoveError(f"captures must be Cards, not text {captures!r}")
-        taken = frozenset(captures)
+        listed = list(captures)
+        taken = frozenset(listed)
+        if len(taken) != len(listed):
+            raise InvalidMoveError(f"a move takes each card once: {listed!r}")
         mask = 0
         for item in taken:
             if not isinstance(item, Card):
@@ -120,6 +123,9 @@ class Move:
         return self._key >= 64
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("moves are immutable")
 
     def __reduce__(self) -> tuple[object, tuple[str]]:

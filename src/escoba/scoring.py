@@ -12,7 +12,7 @@ from typing import Final
 
 from ._bits import COINS_MASK, SEVEN_OF_COINS, SEVENS_MASK
 from .cards import Card, mask_of
-from .errors import EscobaError, InvalidCardError, RulesError
+from .errors import InvalidCardError, InvalidScoreError, RulesError
 from .rules import RuleSet
 
 __all__ = [
@@ -142,14 +142,14 @@ def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: Ru
     if isinstance(piles, (str, bytes)) or not isinstance(piles, Sequence):
         raise InvalidCardError(f"piles must be a sequence with one collection per side: {piles!r}")
     if not 2 <= len(piles) <= 4:
-        raise EscobaError(f"piles: there are 2 to 4 sides, got {len(piles)} piles")
+        raise InvalidScoreError(f"piles: there are 2 to 4 sides, got {len(piles)} piles")
     if isinstance(sweeps, (str, bytes)) or not isinstance(sweeps, Sequence):
-        raise EscobaError(f"sweeps must be a sequence of whole numbers: {sweeps!r}")
+        raise InvalidScoreError(f"sweeps must be a sequence of whole numbers: {sweeps!r}")
     if len(sweeps) != len(piles):
-        raise EscobaError(f"sweeps: {len(sweeps)} numbers for {len(piles)} sides")
+        raise InvalidScoreError(f"sweeps: {len(sweeps)} numbers for {len(piles)} sides")
     for side, count in enumerate(sweeps):
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise EscobaError(f"sweeps of side {side} must be a whole number >= 0, got {count!r}")
+            raise InvalidScoreError(f"sweeps of side {side} must be a whole number >= 0, got {count!r}")
     masks: list[int] = []
     seen = 0
     for side, pile in enumerate(piles):

@@ -1,0 +1,349 @@
+"""Rule sets: the six presets, option validation, combinations, round trips.
+
+Spec: RULES.md, "Rule set options (field names of `RuleSet`)" and "Presets".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+
+from escoba import RULESETS, EscobaError, RulesError, RuleSet, preset_name
+
+# RULES.md, "Rule set options": the escoba column of the options table.
+ESCOBA: dict[str, Any] = {
+    "capture": "sum15",
+    "forced_capture": True,
+    "last_play_sweep_counts": True,
+    "initial_table_sweeps": True,
+    "kings_redeal": False,
+    "sevens": "ranking",
+    "primiera_needs_all_suits": False,
+    "all_coins_two": False,
+    "all_sevens_bonus": 0,
+    "big_wins": False,
+    "target_score": 21,
+    "win_by": 1,
+}
+
+# RULES.md, "Presets": what each preset changes against `escoba`.
+PRESET_CHANGES: dict[str, dict[str, Any]] = {
+    "escoba": {},
+    "escoba-fournier": {"sevens": "sevens"},
+    "escoba-primiera": {"sevens": "primiera", "primiera_needs_all_suits": True},
+    "escoba-classic": {"sevens": "sevens", "all_sevens_bonus": 1},
+    "scopa": {
+        "capture": "match",
+        "last_play_sweep_counts": False,
+        "initial_table_sweeps": False,
+        "kings_redeal": True,
+        "sevens": "primiera",
+        "target_score": 11,
+    },
+    "escova": {"sevens": "none", "all_coins_two": True, "target_score": 31},
+}
+
+# The values each option may take (a sample for the integers).
+OPTION_VALUES: dict[str, list[Any]] = {
+    "capture": ["sum15", "match"],
+    "forced_capture": [True, False],
+    "last_play_sweep_counts": [True, False],
+    "initial_table_sweeps": [True, False],
+    "kings_redeal": [True, False],
+    "sevens": ["ranking", "sevens", "primiera", "none"],
+    "primiera_needs_all_suits": [True, False],
+    "all_coins_two": [True, False],
+    "all_sevens_bonus": [0, 1, 2, 5],
+    "big_wins": [True, False],
+    "target_score": [1, 11, 15, 21, 31, 1000],
+    "win_by": [1, 2, 3],
+}
+
+
+def expected_options(name: str) -> dict[str, Any]:
+    return ESCOBA | PRESET_CHANGES[name]
+
+
+def nonsense(options: dict[str, Any]) -> str | None:
+    """The option a combination is refused for (RULES.md, Presets, last paragraph), or None."""
+    if options["capture"] == "match" and options["initial_table_sweeps"]:
+        return "initial_table_sweeps"
+    if options["primiera_needs_all_suits"] and options["sevens"] != "primiera":
+        return "primiera_needs_all_suits"
+    return None
+
+
+# --- presets ----------------------------------------------------------------------------------
+
+
+def test_there_are_exactly_the_six_presets() -> None:
+    """RULES.md, Presets: escoba, escoba-fournier, -primiera, -classic, scopa and escova."""
+    assert set(RULESETS) == set(PRESET_CHANGES)
+    assert all(isinstance(rules, RuleSet) for rules in RULESETS.values())
+
+
+def test_option_names_are_those_of_rules_md() -> None:
+    """RULES.md, Rule set options: the field names of RuleSet."""
+    assert {f.name for f in dataclasses.fields(RuleSet)} == set(ESCOBA)
+    assert set(RULESETS["escoba"].to_dict()) == set(ESCOBA)
+
+
+@pytest.mark.parametrize("name", PRESET_CHANGES)
+def test_preset_option_values(name: str) -> None:
+    """RULES.md, Presets and the options table: every option value of every preset."""
+    rules = RULESETS[name]
+    for option, value in expected_options(name).items():
+        actual = getattr(rules, option)
+        assert actual == value, f"{name}.{option}"
+        assert type(actual) is type(value), f"{name}.{option}"
+
+
+@pytest.mark.parametrize("name", PRESET_CHANGES)
+def test_preset_differences_from_escoba(name: str) -> None:
+    """RULES.md, Presets: the column "differs from escoba", exactly."""
+    assert RULESETS[name].differences(RULESETS["escoba"]) == PRESET_CHANGES[name]
+
+
+def test_options_table_columns_scopa_and_escova() -> None:
+    """RULES.md, Rule set options: the scopa and escova columns, read directly from the table."""
+    scopa = RULESETS["scopa"]
+    assert (scopa.capture, scopa.sevens, scopa.target_score) == ("match", "primiera", 11)
+    assert scopa.forced_capture and scopa.kings_redeal
+    assert not scopa.last_play_sweep_counts and not scopa.initial_table_sweeps
+    escova = RULESETS["escova"]
+    assert (escova.capture, escova.sevens, escova.target_score) == ("sum15", "none", 31)
+    assert escova.all_coins_two and escova.initial_table_sweeps and escova.last_play_sweep_counts
+    assert not escova.kings_redeal and not escova.big_wins
+
+
+def test_default_rule_set_is_escoba() -> None:
+    assert RuleSet() == RULESETS["escoba"]
+    assert RuleSet().to_dict() == ESCOBA
+
+
+def test_forced_capture_is_on_in_every_preset() -> None:
+    """RULES.md, A move: forced_capture is on in every preset."""
+    assert all(rules.forced_capture for rules in RULESETS.values())
+
+
+@pytest.mark.parametrize("name", PRESET_CHANGES)
+def test_preset_name(name: str) -> None:
+    assert preset_name(RULESETS[name]) == name
+    assert preset_name(RuleSet(**expected_options(name))) == name
+
+
+def test_preset_name_of_a_custom_rule_set_is_none() -> None:
+    assert preset_name(RULESETS["escoba"].replace(target_score=15)) is None
+    assert preset_name(RULESETS["scopa"].replace(forced_capture=False)) is None
+
+
+# --- immutability and value semantics ---------------------------------------------------------
+
+
+def test_rule_sets_are_frozen() -> None:
+    rules = RULESETS["escoba"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.target_score = 15  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del rules.capture
+    assert rules.target_score == 21
+
+
+def test_rule_sets_compare_and_hash_by_value() -> None:
+    a = RULESETS["escoba"].replace(target_score=15)
+    b = RuleSet(target_score=15)
+    assert a == b
+    assert hash(a) == hash(b)
+    assert a != RULESETS["escoba"]
+
+
+# --- replace ----------------------------------------------------------------------------------
+
+
+def test_replace_design_example() -> None:
+    """DESIGN.md and RULES.md, Presets: escoba with big_wins=True and target_score=15."""
+    base = RULESETS["escoba"]
+    rules = base.replace(target_score=15, big_wins=True)
+    assert rules.target_score == 15
+    assert rules.big_wins is True
+    assert rules.to_dict() == ESCOBA | {"target_score": 15, "big_wins": True}
+    # The preset itself is untouched.
+    assert base.target_score == 21
+    assert base.big_wins is False
+
+
+def test_replace_with_nothing_is_equal() -> None:
+    for rules in RULESETS.values():
+        assert rules.replace() == rules
+
+
+@pytest.mark.parametrize("name", PRESET_CHANGES)
+@pytest.mark.parametrize("option", OPTION_VALUES)
+def test_every_option_combines_with_every_preset(name: str, option: str) -> None:
+    """RULES.md, Presets: every option can be combined with every preset; nonsense is refused."""
+    base = RULESETS[name]
+    for value in OPTION_VALUES[option]:
+        options = base.to_dict() | {option: value}
+        refused_for = nonsense(options)
+        if refused_for is None:
+            rules = base.replace(**{option: value})
+            assert getattr(rules, option) == value
+            assert rules.to_dict() == options
+        else:
+            with pytest.raises(RulesError, match=refused_for):
+                base.replace(**{option: value})
+
+
+def test_scopa_with_initial_table_sweeps_is_refused() -> None:
+    """RULES.md, Presets: initial_table_sweeps with "match" makes no sense."""
+    with pytest.raises(RulesError, match="initial_table_sweeps"):
+        RULESETS["scopa"].replace(initial_table_sweeps=True)
+    with pytest.raises(RulesError, match="initial_table_sweeps"):
+        RULESETS["escoba"].replace(capture="match")
+    with pytest.raises(RulesError, match="initial_table_sweeps"):
+        RuleSet(capture="match")
+
+
+def test_match_capture_without_initial_table_sweeps_is_fine() -> None:
+    rules = RULESETS["escoba"].replace(capture="match", initial_table_sweeps=False)
+    assert rules.capture == "match"
+    assert not rules.initial_table_sweeps
+
+
+def test_primiera_needs_all_suits_without_primiera_is_refused() -> None:
+    """RULES.md, Sevens category: primiera_needs_all_suits belongs to the primiera mode."""
+    for sevens in ("ranking", "sevens", "none"):
+        with pytest.raises(RulesError, match="primiera_needs_all_suits"):
+            RULESETS["escoba"].replace(sevens=sevens, primiera_needs_all_suits=True)
+    with pytest.raises(RulesError, match="primiera_needs_all_suits"):
+        RULESETS["escoba-primiera"].replace(sevens="ranking")
+    rules = RULESETS["scopa"].replace(primiera_needs_all_suits=True)
+    assert rules.primiera_needs_all_suits
+
+
+def test_several_allowed_combinations() -> None:
+    """RULES.md, Presets: options combine freely (examples across the option table)."""
+    combos: list[tuple[str, dict[str, Any]]] = [
+        ("escoba", {"big_wins": True, "target_score": 15}),
+        ("escoba", {"win_by": 2}),
+        ("escoba", {"forced_capture": False, "kings_redeal": True}),
+        ("escoba-classic", {"big_wins": True, "all_sevens_bonus": 2}),
+        ("escova", {"sevens": "ranking", "big_wins": True}),
+        ("escova", {"all_coins_two": False, "sevens": "primiera"}),
+        ("scopa", {"last_play_sweep_counts": True, "kings_redeal": False, "target_score": 21}),
+        ("scopa", {"capture": "sum15", "initial_table_sweeps": True}),
+        ("scopa", {"sevens": "ranking", "big_wins": True, "all_coins_two": True}),
+        ("escoba-primiera", {"primiera_needs_all_suits": False, "sevens": "sevens"}),
+    ]
+    for name, changes in combos:
+        rules = RULESETS[name].replace(**changes)
+        for option, value in changes.items():
+            assert getattr(rules, option) == value
+
+
+# --- bad values -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("capture", "sum-15"),
+        ("capture", "Sum15"),
+        ("capture", "scopa"),
+        ("capture", None),
+        ("capture", 15),
+        ("sevens", "setenta"),
+        ("sevens", "Ranking"),
+        ("sevens", None),
+        ("sevens", True),
+        ("forced_capture", 1),
+        ("forced_capture", 0),
+        ("forced_capture", "yes"),
+        ("forced_capture", None),
+        ("last_play_sweep_counts", "false"),
+        ("initial_table_sweeps", 1),
+        ("kings_redeal", 0),
+        ("primiera_needs_all_suits", "true"),
+        ("all_coins_two", 1),
+        ("big_wins", "no"),
+        ("all_sevens_bonus", -1),
+        ("all_sevens_bonus", True),
+        ("all_sevens_bonus", 1.0),
+        ("all_sevens_bonus", "1"),
+        ("all_sevens_bonus", None),
+        ("target_score", 0),
+        ("target_score", -21),
+        ("target_score", True),
+        ("target_score", 21.0),
+        ("target_score", "21"),
+        ("win_by", 0),
+        ("win_by", -1),
+        ("win_by", False),
+        ("win_by", 1.5),
+    ],
+)
+def test_bad_values_are_refused_naming_the_option(option: str, value: Any) -> None:
+    """RULES.md, Rule set options: each option's allowed values; the error names the option."""
+    for name in ("escoba", "scopa"):
+        with pytest.raises(RulesError) as info:
+            RULESETS[name].replace(**{option: value})
+        assert option in str(info.value)
+    with pytest.raises(RulesError, match=option):
+        RuleSet(**{option: value})
+    with pytest.raises(RulesError, match=option):
+        RuleSet.from_dict(ESCOBA | {option: value})
+
+
+def test_unknown_option_is_refused_naming_it() -> None:
+    with pytest.raises(RulesError, match="'target'"):
+        RULESETS["escoba"].replace(target=15)
+    with pytest.raises(RulesError, match="'setenta'"):
+        RuleSet.from_dict(ESCOBA | {"setenta": True})
+
+
+def test_rules_errors_are_value_errors() -> None:
+    with pytest.raises(ValueError, match="target_score"):
+        RULESETS["escoba"].replace(target_score=0)
+    with pytest.raises(EscobaError, match="target_score"):
+        RULESETS["escoba"].replace(target_score=0)
+
+
+# --- to_dict / from_dict ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PRESET_CHANGES)
+def test_dict_round_trip(name: str) -> None:
+    rules = RULESETS[name]
+    data = rules.to_dict()
+    assert data == expected_options(name)
+    assert RuleSet.from_dict(data) == rules
+    # JSON-able, and still the same after a trip through JSON.
+    assert RuleSet.from_dict(json.loads(json.dumps(data))) == rules
+
+
+def test_dict_round_trip_of_a_custom_rule_set() -> None:
+    rules = RULESETS["escova"].replace(big_wins=True, win_by=2, sevens="sevens", target_score=15)
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+def test_from_dict_fills_missing_options_from_escoba() -> None:
+    rules = RuleSet.from_dict({"target_score": 15})
+    assert rules == RULESETS["escoba"].replace(target_score=15)
+    assert RuleSet.from_dict({}) == RULESETS["escoba"]
+
+
+@pytest.mark.parametrize("value", [None, [("target_score", 15)], "escoba", 21])
+def test_from_dict_refuses_non_mappings(value: Any) -> None:
+    with pytest.raises(RulesError):
+        RuleSet.from_dict(value)
+
+
+def test_to_dict_is_a_copy() -> None:
+    rules = RULESETS["escoba"]
+    data = rules.to_dict()
+    data["target_score"] = 99
+    assert rules.target_score == 21
+    assert RULESETS["escoba"].to_dict()["target_score"] == 21
