@@ -438,23 +438,19 @@ class Game:
             events.append(Redeal(tuple(DECK[c] for c in sorted(deck[3 * n : 3 * n + 4]))))
         events.append(Deal(1))
         if log.initial_sweeps:
-            events.append(
-                InitialSweep(
-                    log.dealer, frozenset(cards_of_mask(log.initial_table)), log.initial_sweeps
-                )
-            )
-        for i, entry in enumerate(log.plays):
-            if i and i % (3 * n) == 0:
-                events.append(Deal(i // (3 * n) + 1))
+            events.append(InitialSweep(log.dealer, card_set(log.initial_table), log.initial_sweeps))
+        for i, entry in enumerate(log.plays, start=1):
             key = entry & _KEY
             events.append(
                 Play(
-                    seat=(log.dealer + 1 + i) % n,
+                    seat=(log.dealer + i) % n,
                     card=DECK[key & 63],
-                    captures=frozenset(cards_of_mask(key >> 6)),
+                    captures=card_set(key >> 6),
                     sweep=bool(entry & _SWEEP),
                 )
             )
+            if i % (3 * n) == 0 and i < PLAYS_PER_HAND:
+                events.append(Deal(i // (3 * n) + 1))
         return tuple(events)
 
     def observation(self, seat: int) -> Observation:

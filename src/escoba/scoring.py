@@ -149,7 +149,9 @@ def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: Ru
         raise InvalidScoreError(f"sweeps: {len(sweeps)} numbers for {len(piles)} sides")
     for side, count in enumerate(sweeps):
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-            raise InvalidScoreError(f"sweeps of side {side} must be a whole number >= 0, got {count!r}")
+            raise InvalidScoreError(
+                f"sweeps of side {side} must be a whole number >= 0, got {count!r}"
+            )
     masks: list[int] = []
     seen = 0
     for side, pile in enumerate(piles):
