@@ -1,0 +1,399 @@
+"""The ``escoba`` command: ``escoba rules`` and ``escoba simulate``.
+
+A typer app with one subcommand a job (``play``, ``serve`` and ``arena`` are to come). This
+module only parses arguments and renders with rich; the words come from
+:mod:`escoba.cheatsheet` and the figures from :mod:`escoba.simulate`.
+
+Errors are one line on stderr, ``Error: ...``, with exit code 2 for bad arguments (including
+bad rule options) and no traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
+
+from . import __version__
+from .cheatsheet import (
+    OPTION_MEANINGS,
+    PRESET_ORIGINS,
+    category_label,
+    cheat_sheet,
+    format_value,
+    summary,
+)
+from .errors import EscobaError
+from .rules import RULESETS, RuleSet, preset_name
+from .scoring import CATEGORIES
+from .simulate import SimulationSummary, simulate
+
+__all__ = ["app", "main", "parse_settings"]
+
+BASE_PRESET = "escoba"
+USAGE_ERROR = 2
+
+
+def _click_exception_class() -> type[Exception]:
+    """Click's ``ClickException``: typer vendors Click since 0.26 and re-exports only a few of
+    its exceptions, but ``typer.BadParameter`` derives from it in every version."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return typer.BadParameter  # pragma: no cover - every typer so far has it
+
+
+_ClickException = _click_exception_class()
+
+
+class _OneLineErrors(TyperGroup):
+    """The root command group; it prints every usage error as one line on stderr."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(
+                args, prog_name, complete_var, standalone_mode, windows_expand_args, **extra
+            )
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except typer.Abort:
+            _echo_error("aborted")
+            sys.exit(1)
+        except _ClickException as error:
+            message = str(getattr(error, "format_message", error.__str__)())
+            context = getattr(error, "ctx", None)
+            if context is not None and isinstance(getattr(context, "command_path", None), str):
+                message += f" (see '{context.command_path} --help')"
+            _echo_error(message)
+            sys.exit(int(getattr(error, "exit_code", 1)))
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    name="escoba",
+    help="Escoba, Scopa and Escova: the rules, and what random play makes of them.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _echo_error(message: str) -> None:
+    typer.echo(f"Error: {' '.join(message.split())}", err=True)
+
+
+def _fail(message: str) -> NoReturn:
+    _echo_error(message)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"escoba {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Show the version and exit.",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """Escoba, Scopa and Escova: the rules, and what random play makes of them."""
+    if ctx.invoked_subcommand is None:
+        help_text = ctx.get_help()  # rich prints the help itself and returns ""
+        if help_text:
+            typer.echo(help_text)
+
+
+# -- rule options ------------------------------------------------------------------------------
+
+SETTINGS_HELP = (
+    "Change a rule option, e.g. --set target_score=15 --set big_wins=true (repeatable; "
+    "true/false, whole numbers and words)."
+)
+Settings = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", metavar="OPTION=VALUE", help=SETTINGS_HELP, show_default=False),
+]
+
+
+def _parse_value(text: str) -> bool | int | str:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_settings(settings: Sequence[str]) -> dict[str, bool | int | str]:
+    """``["target_score=15", "big_wins=true"]`` -> ``{"target_score": 15, "big_wins": True}``.
+
+    >>> parse_settings(["target_score=15", "big-wins=yes", "sevens=primiera"])
+    {'target_score': 15, 'big_wins': True, 'sevens': 'primiera'}
+    """
+    changes: dict[str, bool | int | str] = {}
+    for item in settings:
+        name, equals, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not equals or not name:
+            raise ValueError(f"--set: expected OPTION=VALUE (e.g. target_score=15), got {item!r}")
+        changes[name] = _parse_value(text.strip())
+    return changes
+
+
+def _preset(name: str) -> RuleSet:
+    rules = RULESETS.get(name.strip().lower())
+    if rules is None:
+        _fail(f"unknown preset {name!r}; the presets are: {', '.join(RULESETS)}")
+    return rules
+
+
+def _rules_from(preset: str, settings: Sequence[str] | None) -> RuleSet:
+    rules = _preset(preset)
+    try:
+        return rules.replace(**parse_settings(settings or ()))
+    except ValueError as error:  # RulesError, or a malformed --set
+        _fail(str(error))
+
+
+def _title(preset: str, rules: RuleSet) -> str:
+    base = RULESETS[preset]
+    changed = rules.differences(base)
+    if not changed:
+        return preset
+    title = f"{preset} with " + ", ".join(f"{k}={format_value(v)}" for k, v in changed.items())
+    same = preset_name(rules)
+    if same is not None:
+        title += f" (the {same} preset)"
+    return title
+
+
+# -- escoba rules --------------------------------------------------------------------------------
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PRESET",
+            help=f"A preset: {', '.join(RULESETS)}. Leave it out to list them.",
+            show_default=False,
+        ),
+    ] = None,
+    settings: Settings = None,
+) -> None:
+    """Show a rule set: every option, and a one-screen cheat sheet of how it plays."""
+    console = Console()
+    if preset is None and not settings:
+        console.print(_presets_table())
+        console.print("Show one with: escoba rules NAME [--set OPTION=VALUE ...]", highlight=False)
+        return
+    name = BASE_PRESET if preset is None else preset.strip().lower()
+    rules = _rules_from(name, settings)
+    title = _title(name, rules)
+    console.print(_options_table(title, rules))
+    _print_cheat_sheet(console, title, rules)
+
+
+def _presets_table() -> Table:
+    table = Table(title="Rule sets", title_justify="left")
+    table.add_column("preset", style="bold", no_wrap=True)
+    table.add_column("game")
+    table.add_column("in short")
+    for name, rules in RULESETS.items():
+        table.add_row(name, PRESET_ORIGINS.get(name, ""), summary(rules))
+    return table
+
+
+def _options_table(title: str, rules: RuleSet) -> Table:
+    base = RULESETS[BASE_PRESET].to_dict()
+    table = Table(
+        title=f"Rules: {title}",
+        title_justify="left",
+        caption=f"* differs from the base {BASE_PRESET} rules",
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column("option", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column(BASE_PRESET, no_wrap=True, style="dim")
+    table.add_column("meaning")
+    for name, value in rules.to_dict().items():
+        if value == base[name]:
+            table.add_row(f"  {name}", format_value(value), "", OPTION_MEANINGS.get(name, ""))
+        else:
+            table.add_row(
+                Text(f"* {name}", style="bold"),
+                Text(format_value(value), style="bold yellow"),
+                format_value(base[name]),
+                OPTION_MEANINGS.get(name, ""),
+            )
+    return table
+
+
+def _print_cheat_sheet(console: Console, title: str, rules: RuleSet) -> None:
+    console.print()
+    console.print(Text(f"Cheat sheet: {title}", style="bold underline"))
+    for section in cheat_sheet(rules):
+        console.print(Text(section.title, style="bold"))
+        bullets = Table.grid(padding=(0, 1))
+        bullets.add_column(no_wrap=True)
+        bullets.add_column()
+        for line in section.lines:
+            bullets.add_row("  •", Text(line))
+        console.print(bullets)
+
+
+# -- escoba simulate -----------------------------------------------------------------------------
+
+
+@app.command("simulate")
+def simulate_command(
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Number of matches to play (1 or more).")
+    ] = 1000,
+    rules_name: Annotated[
+        str,
+        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
+    ] = BASE_PRESET,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats at the table: 2, 3 or 4.")
+    ] = 2,
+    partnerships: Annotated[
+        bool,
+        typer.Option("--partnerships", help="With 4 players: seats 0+2 against 1+3."),
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random play.")] = 0,
+    settings: Settings = None,
+) -> None:
+    """Play random matches (every move a random legal one) and show what happens on average."""
+    if games < 1:
+        _fail(f"--games: must be 1 or more, got {games}")
+    if players not in (2, 3, 4):
+        _fail(f"--players: must be 2, 3 or 4, got {players}")
+    rules = _rules_from(rules_name.strip().lower(), settings)
+    if partnerships and players != 4:
+        _fail(f"--partnerships: needs --players 4, got --players {players}")
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("simulating", total=games)
+        try:
+            result = simulate(
+                rules,
+                matches=games,
+                players=players,
+                partnerships=partnerships,
+                seed=seed,
+                on_match=lambda done: progress.update(task, completed=done),
+            )
+        except EscobaError as error:
+            _fail(str(error))
+    title = _title(rules_name.strip().lower(), rules)
+    Console().print(_simulation_table(title, result))
+
+
+def _side_label(seats: tuple[int, ...]) -> str:
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + "+".join(map(str, seats))
+
+
+def _simulation_table(title: str, result: SimulationSummary) -> Table:
+    rules = result.rules
+    setup = f"{result.players} players"
+    if result.partnerships:
+        setup += " in partnerships"
+    table = Table(
+        title=(
+            f"Random play: {result.matches} matches of {title}, {setup}, seed {result.seed} "
+            f"({result.hands} hands)"
+        ),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column("", no_wrap=True)
+    table.add_column("mean", justify="right", no_wrap=True)
+    table.add_column("meaning")
+    notes = {
+        "sevens": "" if rules.sevens != "none" else "no sevens category in these rules",
+        "all_sevens": ""
+        if rules.all_sevens_bonus or rules.big_wins
+        else "no all-sevens bonus in these rules",
+        "sweeps": "1 point each: also the sweeps per hand",
+    }
+    table.add_row(Text("points per hand", style="bold"), "", "all sides together")
+    for category in CATEGORIES:
+        table.add_row(
+            f"  {category_label(category, rules)}",
+            f"{result.category_means[category]:.2f}",
+            notes.get(category, ""),
+        )
+    table.add_row(
+        Text("  total", style="bold"),
+        Text(f"{result.mean_points_per_hand:.2f}", style="bold"),
+        "the sum of the categories",
+        end_section=True,
+    )
+    table.add_row(
+        Text("first player's edge", style="bold"),
+        f"{result.first_player_edge:+.2f}",
+        f"per hand: side playing first ({result.opener_points_per_hand:.2f}) minus "
+        f"dealer's side ({result.dealer_points_per_hand:.2f}); > 0 favours playing first",
+        end_section=True,
+    )
+    fair = f"fair share {result.fair_share:.1%}"
+    table.add_row(Text("per match", style="bold"), "", "")
+    table.add_row("  hands", f"{result.mean_hands_per_match:.2f}", "hands until a side wins")
+    table.add_row(
+        "  opener of hand 1 wins",
+        f"{result.opener_win_rate:.1%}",
+        f"the side that played first in the first hand ({fair})",
+    )
+    for seats, share in zip(result.sides, result.win_share, strict=True):
+        verb = "wins" if len(seats) == 1 else "win"
+        table.add_row(f"  {_side_label(seats)} {verb}", f"{share:.1%}", fair)
+    return table
+
+
+def main() -> None:
+    """The ``escoba`` console script."""
+    app()
