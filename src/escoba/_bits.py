@@ -8,6 +8,8 @@ one signature and one entry of the capture memo.
 
 from __future__ import annotations
 
+import hashlib
+import struct
 from typing import Final
 
 VALUE: Final[tuple[int, ...]] = tuple(i % 10 + 1 for i in range(40))
@@ -43,6 +45,17 @@ def signature(mask: int) -> int:
     )
 
 
+_SIG_OF: dict[int, int] = {}
+
+
+def signature_of(taken: int) -> int:
+    """``signature`` of a captured set, memoised (captures repeat far more than tables)."""
+    if len(_SIG_OF) >= 1 << 18:
+        _SIG_OF.clear()
+    sig = _SIG_OF[taken] = signature(taken)
+    return sig
+
+
 def value_sum(mask: int) -> int:
     """The sum of the capture values of a set of cards."""
     return (
@@ -56,15 +69,18 @@ def value_sum(mask: int) -> int:
 _INDEX_CHUNK: Final = tuple(tuple(r for r in range(10) if chunk >> r & 1) for chunk in range(1024))
 
 
-def shuffled_deck(bits: int) -> tuple[int, ...]:
-    """The 40 card indices shuffled by a random number of at least 320 bits.
+_DRAWS: Final = struct.Struct("<39I")
 
-    Fisher-Yates whose choices are the mixed-radix digits of ``bits``: one call to the
-    generator per deck instead of 39 (40! is below 2**160, so the bias is below 2**-160).
+
+def shuffled_deck(seed_text: str) -> tuple[int, ...]:
+    """The 40 card indices shuffled by a hash of ``seed_text`` (pure, and the same anywhere).
+
+    Fisher-Yates with 32 random bits per step; the modulo bias is below 40 / 2**32.
     """
+    draws = _DRAWS.unpack(hashlib.shake_256(seed_text.encode()).digest(_DRAWS.size))
     deck = list(range(40))
     for i in range(39, 0, -1):
-        bits, j = divmod(bits, i + 1)
+        j = draws[i - 1] % (i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return tuple(deck)
 

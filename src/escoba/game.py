@@ -7,17 +7,24 @@ goes through :meth:`Game.play`, which accepts only a legal move.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from ._bits import _SIG_CHUNK, KINGS_MASK, SIG, VALUE, shuffled_deck, signature, value_sum
+from ._bits import (
+    _SIG_OF,
+    KINGS_MASK,
+    SIG,
+    VALUE,
+    shuffled_deck,
+    signature,
+    signature_of,
+    value_sum,
+)
 from .captures import capture_masks, legal_keys
 from .cards import DECK, Card, card_set, cards_of_mask
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
-from .moves import _CACHE as _MOVES
-from .moves import Move
+from .moves import INTERNED, Move
 from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RuleSet, preset_name
 from .scoring import HandResult, score_masks
@@ -116,9 +123,7 @@ class Game:
     def _shuffled(self, *purpose: object) -> Deck:
         # A hash of the seed and the purpose, not a generator's state: any hand's deck can
         # be made again from the seed alone.
-        text = ":".join(map(str, ("escoba", self.seed, *purpose)))
-        digest = hashlib.blake2b(text.encode(), digest_size=48).digest()
-        return shuffled_deck(int.from_bytes(digest))
+        return shuffled_deck(":".join(map(str, ("escoba", self.seed, *purpose))))
 
     def _draw_for_dealer(self) -> int:
         """Each seat draws a card, lowest deals; the seats tied lowest draw again."""
@@ -186,10 +191,8 @@ class Game:
             table = 0
         self._table = table
         self._sig = signature(table)
-        self._plays_left = PLAYS_PER_HAND
         self._to_move = (self._dealer + 1) % n
         self._keys: list[int] | None = None
-        self._legal: list[Move] | None = None
 
     def _deal_round(self) -> None:
         n = self.players
@@ -207,30 +210,26 @@ class Game:
         hand = self._hands[seat]
         hand.remove(card)
         taken = key >> 6
-        self._plays_left -= 1
         if taken:
             table = self._table ^ taken
             self._table = table
-            self._sig -= (
-                _SIG_CHUNK[taken & 1023]
-                + _SIG_CHUNK[taken >> 10 & 1023]
-                + _SIG_CHUNK[taken >> 20 & 1023]
-                + _SIG_CHUNK[taken >> 30]
-            )
+            self._sig -= _SIG_OF.get(taken) or signature_of(taken)
             side = self._side_of[seat]
             self._piles[side] |= taken | 1 << card
             self._last_capturer = seat
-            if not table and (self._plays_left or self.rules.last_play_sweep_counts):
+            if not table and (
+                len(self._log) < PLAYS_PER_HAND - 1 or self.rules.last_play_sweep_counts
+            ):
                 self._sweeps[side] += 1
                 key |= _SWEEP
         else:
             self._table |= 1 << card
             self._sig += SIG[card]
         self._log.append(key)
-        self._keys = self._legal = None
+        self._keys = None
         if hand or seat != self._dealer:
             self._to_move = self._next_seat[seat]
-        elif self._plays_left:
+        elif len(self._log) < PLAYS_PER_HAND:
             self._deal_round()
             self._to_move = self._next_seat[seat]
         else:
@@ -265,7 +264,6 @@ class Game:
             self._winner = best
             self._to_move = -1
             self._keys = None
-            self._legal = None
             return
         self._hand_number += 1
         self._dealer = (self._dealer + 1) % self.players
@@ -302,22 +300,19 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move (empty once the match is over)."""
-        moves = self._legal
-        if moves is None:
-            known = _MOVES
-            moves = self._legal = [
-                known.get(k) or Move.of_key(k) for k in self._keys or self._current_keys()
-            ]
-        return list(moves)
+        keys = self._keys
+        if keys is None:
+            keys = self._current_keys()
+        return list(map(INTERNED.__getitem__, keys))
 
     def play(self, move: Move | str) -> None:
         """Play a move (a :class:`Move` or its text). An illegal move raises
         :class:`IllegalMoveError` and changes nothing."""
-        if not isinstance(move, Move):
+        if move.__class__ is not Move:
             if not isinstance(move, str):
                 raise InvalidMoveError(f"a move must be a Move or its text, got {move!r}")
             move = Move.parse(move)
-        key = move.key
+        key = move._key
         if key in (self._keys or self._current_keys()):
             self._apply(key)
             return

@@ -15,8 +15,20 @@ from .errors import InvalidCardError, InvalidMoveError
 
 __all__ = ["Move"]
 
-_CACHE: dict[int, Move] = {}
 _CACHE_LIMIT: Final = 1 << 20
+
+
+class _Interned(dict[int, "Move"]):
+    """Moves by key, made on first use (``INTERNED[key]`` is the move with that key)."""
+
+    def __missing__(self, key: int) -> Move:
+        if len(self) >= _CACHE_LIMIT:
+            self.clear()
+        move = object.__new__(Move)
+        object.__setattr__(move, "_key", key)
+        object.__setattr__(move, "_captures", None)
+        self[key] = move
+        return move
 
 
 class Move:
@@ -56,15 +68,7 @@ class Move:
     @classmethod
     def of_key(cls, key: int) -> Move:
         """The interned move with this internal key."""
-        move = _CACHE.get(key)
-        if move is None:
-            if len(_CACHE) >= _CACHE_LIMIT:
-                _CACHE.clear()
-            move = object.__new__(cls)
-            object.__setattr__(move, "_key", key)
-            object.__setattr__(move, "_captures", None)
-            _CACHE[key] = move
-        return move
+        return INTERNED[key]
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -152,3 +156,6 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"
+
+
+INTERNED: Final = _Interned()

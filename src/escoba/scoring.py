@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from ._bits import COINS_MASK, SEVEN_OF_COINS, SEVENS_MASK
 from .cards import Card, mask_of
@@ -49,9 +49,13 @@ _SETENTA_BEST: Final = _best_per_chunk(_SETENTA_RANK)
 _PRIMIERA_BEST: Final = _best_per_chunk(_PRIMIERA_POINTS)
 
 
-def setenta_key(pile: int) -> tuple[int, ...]:
+def setenta_key(pile: int) -> list[int]:
     """Comparable key of a pile for setenta: its best card per suit, best first (0 = none)."""
-    return tuple(sorted((_SETENTA_BEST[pile >> (10 * s) & 1023] for s in range(4)), reverse=True))
+    best = _SETENTA_BEST
+    return sorted(
+        [best[pile & 1023], best[pile >> 10 & 1023], best[pile >> 20 & 1023], best[pile >> 30]],
+        reverse=True,
+    )
 
 
 def primiera(pile: int, needs_all_suits: bool = False) -> int:
@@ -59,7 +63,13 @@ def primiera(pile: int, needs_all_suits: bool = False) -> int:
 
     With ``needs_all_suits`` a pile missing a suit gets -1, below every complete pile.
     """
-    best = [_PRIMIERA_BEST[pile >> (10 * s) & 1023] for s in range(4)]
+    table = _PRIMIERA_BEST
+    best = [
+        table[pile & 1023],
+        table[pile >> 10 & 1023],
+        table[pile >> 20 & 1023],
+        table[pile >> 30],
+    ]
     if needs_all_suits and 0 in best:
         return -1
     return sum(best)
@@ -73,12 +83,13 @@ class HandScore:
     breakdown: Mapping[str, tuple[int, ...]]
 
 
-def _top(values: Sequence[object], points: int, sides: int) -> tuple[int, ...]:
+def _top(values: Sequence[Any], points: int, sides: int) -> list[int]:
     """``points`` to the side with the single best value; a tie at the top gives nothing."""
-    best = max(values)  # type: ignore[type-var]
-    if values.count(best) != 1:
-        return (0,) * sides
-    return tuple(points if v == best else 0 for v in values)
+    out = [0] * sides
+    best = max(values)
+    if values.count(best) == 1:
+        out[values.index(best)] = points
+    return out
 
 
 def score_masks(
@@ -86,45 +97,39 @@ def score_masks(
 ) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
     """Score piles given as bit sets (the engine's fast path; inputs are trusted)."""
     n = len(piles)
-    zero = (0,) * n
     counts = [p.bit_count() for p in piles]
     coins = [(p & COINS_MASK).bit_count() for p in piles]
     cards = _top(counts, 1, n)
-    if rules.big_wins:
-        cards = tuple(
-            2
-            if pts and counts[i] >= 30 and all(c < 10 for j, c in enumerate(counts) if j != i)
-            else pts
-            for i, pts in enumerate(cards)
-        )
     coin_points = _top(coins, 1, n)
+    if rules.big_wins:
+        for side, count in enumerate(counts):
+            if cards[side] and count >= 30 and sorted(counts)[-2] < 10:
+                cards[side] = 2
     if rules.all_coins_two or rules.big_wins:
-        coin_points = tuple(
-            2 if count == 10 else pts for count, pts in zip(coins, coin_points, strict=True)
-        )
-    seven_of_coins = tuple(1 if p & SEVEN_OF_COINS else 0 for p in piles)
-    if rules.sevens == "ranking":
+        for side, count in enumerate(coins):
+            if count == 10:
+                coin_points[side] = 2
+    mode = rules.sevens
+    if mode == "ranking":
         sevens = _top([setenta_key(p) for p in piles], 1, n)
-    elif rules.sevens == "sevens":
+    elif mode == "sevens":
         sevens = _top([(p & SEVENS_MASK).bit_count() for p in piles], 1, n)
-    elif rules.sevens == "primiera":
+    elif mode == "primiera":
         values = [primiera(p, rules.primiera_needs_all_suits) for p in piles]
-        sevens = zero if max(values) < 0 else _top(values, 1, n)
+        sevens = [0] * n if max(values) < 0 else _top(values, 1, n)
     else:
-        sevens = zero
+        sevens = [0] * n
     # big_wins and all_sevens_bonus name the same extra point; together they give the larger.
     bonus = max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
-    all_sevens = tuple(bonus if p & SEVENS_MASK == SEVENS_MASK else 0 for p in piles)
     breakdown = {
-        "cards": cards,
-        "coins": coin_points,
-        "seven_of_coins": seven_of_coins,
-        "sevens": sevens,
-        "all_sevens": all_sevens,
+        "cards": tuple(cards),
+        "coins": tuple(coin_points),
+        "seven_of_coins": tuple([1 if p & SEVEN_OF_COINS else 0 for p in piles]),
+        "sevens": tuple(sevens),
+        "all_sevens": tuple([bonus if p & SEVENS_MASK == SEVENS_MASK else 0 for p in piles]),
         "sweeps": tuple(sweeps),
     }
-    points = tuple(sum(column[i] for column in breakdown.values()) for i in range(n))
-    return points, breakdown
+    return tuple(map(sum, zip(*breakdown.values(), strict=True))), breakdown
 
 
 def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: RuleSet) -> HandScore:

@@ -1,0 +1,124 @@
+"""Engine speed: hands per second of random legal play on one core.
+
+Three configurations (2-player Escoba, 2-player Scopa, 4-player Escoba in partnerships),
+each through the two public ways to play: Move objects (``legal_moves``/``play``) and move
+keys (``legal_keys``/``play_key``, the path computer players search with). A random player
+picks uniformly among the legal moves. The capture memo is warmed first, so the figures show
+the steady state of a long-running process.
+
+    python benchmarks/engine.py [--seconds 5] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from escoba import RULESETS, Game, RuleSet
+
+CONFIGURATIONS: tuple[tuple[str, str, int, bool], ...] = (
+    ("2-player Escoba", "escoba", 2, False),
+    ("2-player Scopa", "scopa", 2, False),
+    ("4-player Escoba, partnerships", "escoba", 4, True),
+)
+TARGET = 5_000  # two-player Escoba hands per second, the engine's goal
+
+
+def play_match(
+    rules: RuleSet, players: int, partnerships: bool, seed: int, api: str, rng: random.Random
+) -> int:
+    """Play one match by random legal moves; return the number of hands."""
+    game = Game(rules, players, partnerships, seed=seed)
+    pick = rng.random
+    if api == "keys":
+        legal, play_key = game.legal_keys, game.play_key
+        while game.to_move is not None:
+            keys = legal()
+            play_key(keys[int(pick() * len(keys))])
+    else:
+        moves_of, play = game.legal_moves, game.play
+        while game.to_move is not None:
+            moves = moves_of()
+            play(moves[int(pick() * len(moves))])
+    return len(game.results)
+
+
+def measure(
+    rules: RuleSet,
+    players: int,
+    partnerships: bool,
+    api: str,
+    seconds: float,
+    tick: Callable[[float], None],
+) -> tuple[float, int]:
+    """Hands per second over about ``seconds`` of CPU time, and the hands played."""
+    rng = random.Random(1)
+    for seed in range(-600, 0):  # warm the capture memo
+        play_match(rules, players, partnerships, seed, api, rng)
+    hands = 0
+    seed = 0
+    start = time.process_time()
+    elapsed = 0.0
+    while elapsed < seconds:
+        hands += play_match(rules, players, partnerships, seed, api, rng)
+        seed += 1
+        now = time.process_time() - start
+        tick(now - elapsed)
+        elapsed = now
+    return hands / elapsed, hands
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per measurement")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    results: list[dict[str, object]] = []
+    runs = [(c, api) for c in CONFIGURATIONS for api in ("moves", "keys")]
+    with Progress(transient=True) as progress:
+        task = progress.add_task("random play", total=args.seconds * len(runs))
+        for (label, preset, players, partnerships), api in runs:
+            progress.update(task, description=f"{label} ({api})")
+            rate, hands = measure(
+                RULESETS[preset],
+                players,
+                partnerships,
+                api,
+                args.seconds,
+                lambda step: progress.advance(task, step),
+            )
+            results.append(
+                {
+                    "configuration": label,
+                    "api": api,
+                    "hands": hands,
+                    "hands_per_second": round(rate),
+                }
+            )
+    table = Table(title="Random legal play, one core (hands per second)")
+    table.add_column("configuration")
+    table.add_column("Move objects", justify="right")
+    table.add_column("move keys", justify="right")
+    for label, *_ in CONFIGURATIONS:
+        rates = {r["api"]: r["hands_per_second"] for r in results if r["configuration"] == label}
+        table.add_row(label, f"{rates['moves']:,}", f"{rates['keys']:,}")
+    console = Console()
+    console.print(table)
+    console.print(f"Target: {TARGET:,} two-player Escoba hands per second.")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
