@@ -176,7 +176,8 @@ def test_replayed_match_continues_like_the_original(
     """DESIGN.md: a replayed unfinished match continues identically to the original when both
     play the same moves (later hands are dealt from the seed alike)."""
     preset, players, partnerships = config
-    rules = RULESETS[preset].replace(target_score=6)
+    # A target no single hand reaches, so the replay crosses at least one hand boundary.
+    rules = RULESETS[preset].replace(target_score=15)
     game = played(rules, players, partnerships, seed=count + 7, count=count)
     replayed = Game.from_record(game.record())
     rng = random.Random(count)

@@ -112,6 +112,18 @@ class Game:
         self._dealer = self.first_dealer
         self._hand_number = 0
         self._hand_logs: list[_HandLog] = []
+        # Finished hands as raw data; HandResult values are made when first asked for.
+        self._finished: list[
+            tuple[
+                int,
+                tuple[int, ...],
+                tuple[int, ...],
+                tuple[int, ...],
+                dict[str, tuple[int, ...]],
+                int,
+                int,
+            ]
+        ] = []
         self._results: list[HandResult] = []
         self._totals = [0] * len(self.sides)
         self._winner: int | None = None
@@ -243,15 +255,15 @@ class Game:
             self._table = 0
             self._sig = 0
         points, breakdown = score_masks(self._piles, self._sweeps, self.rules)
-        self._results.append(
-            HandResult(
-                dealer=self._dealer,
-                piles=tuple(card_set(p) for p in self._piles),
-                sweeps=tuple(self._sweeps),
-                points=points,
-                breakdown=MappingProxyType(breakdown),
-                leftovers=card_set(leftovers),
-                last_capturer=None if self._last_capturer < 0 else self._last_capturer,
+        self._finished.append(
+            (
+                self._dealer,
+                tuple(self._piles),
+                tuple(self._sweeps),
+                points,
+                breakdown,
+                leftovers,
+                self._last_capturer,
             )
         )
         totals = self._totals
@@ -302,7 +314,11 @@ class Game:
         """Every legal move of the seat to move (empty once the match is over)."""
         keys = self._keys
         if keys is None:
-            keys = self._current_keys()
+            if self._to_move < 0:
+                return []
+            keys = self._keys = legal_keys(
+                self._hands[self._to_move], self._table, self._sig, self._match, self._forced
+            )
         return list(map(INTERNED.__getitem__, keys))
 
     def play(self, move: Move | str) -> None:
@@ -394,7 +410,22 @@ class Game:
     @property
     def results(self) -> tuple[HandResult, ...]:
         """The finished hands."""
-        return tuple(self._results)
+        made = self._results
+        for dealer, piles, sweeps, points, breakdown, leftovers, last in self._finished[
+            len(made) :
+        ]:
+            made.append(
+                HandResult(
+                    dealer=dealer,
+                    piles=tuple(map(card_set, piles)),
+                    sweeps=sweeps,
+                    points=points,
+                    breakdown=MappingProxyType(breakdown),
+                    leftovers=card_set(leftovers),
+                    last_capturer=None if last < 0 else last,
+                )
+            )
+        return tuple(made)
 
     @property
     def totals(self) -> tuple[int, ...]:
