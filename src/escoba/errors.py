@@ -11,6 +11,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidCardError",
     "InvalidMoveError",
+    "InvalidQueryError",
     "InvalidScoreError",
     "RecordError",
     "RulesError",
@@ -35,6 +36,10 @@ class InvalidScoreError(EscobaError, ValueError):
 
 class IllegalMoveError(EscobaError, ValueError):
     """A well-formed move that the rules forbid in this position (or no move is possible now)."""
+
+
+class InvalidQueryError(EscobaError, ValueError):
+    """A question about a match names a seat or a hand that does not exist."""
 
 
 class RulesError(EscobaError, ValueError):

@@ -1,0 +1,132 @@
+"""Match records: the JSON-able event log of a match, and its replay.
+
+A record holds the rules with every option, the seats, the deck of every hand (and of every
+voided deal) and every move, so a match is rebuilt exactly by replaying it; the seed is kept
+too, so that a replayed unfinished match deals its later hands as the original would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from .cards import DECK, Card
+from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
+from .game import _KEY, PLAYS_PER_HAND, Deck, Game
+from .moves import Move
+from .rules import RuleSet, preset_name
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
+
+RECORD_FORMAT: Final = "escoba-record"
+RECORD_VERSION: Final = 1
+
+
+def record_of(game: Game) -> dict[str, Any]:
+    """The record of a match so far."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": game.rules.to_dict(),
+        "preset": preset_name(game.rules),
+        "players": game.players,
+        "partnerships": game.partnerships,
+        "seed": game.seed,
+        "first_dealer": game.first_dealer,
+        "hands": [
+            {
+                "dealer": log.dealer,
+                "deals": [[str(DECK[c]) for c in deck] for deck in log.deals],
+                "moves": [str(Move.of_key(entry & _KEY)) for entry in log.plays],
+            }
+            for log in game._hand_logs
+        ],
+    }
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """Rebuild a match from its record; raise RecordError naming what does not replay."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"a record must be a mapping, got {type(record).__name__}")
+    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+        raise RecordError(
+            f"not an {RECORD_FORMAT} version {RECORD_VERSION}: "
+            f"format={record.get('format')!r}, version={record.get('version')!r}"
+        )
+    try:
+        rules = RuleSet.from_dict(_field(record, "rules", Mapping))
+    except RulesError as error:
+        raise RecordError(f"rules: {error}") from None
+    players = _field(record, "players", int)
+    partnerships = _field(record, "partnerships", bool)
+    seed = _field(record, "seed", (int, str))
+    first_dealer = _field(record, "first_dealer", int)
+    if not isinstance(players, int) or not 2 <= players <= 4:
+        raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
+    if partnerships and players != 4:
+        raise RecordError("partnerships: need 4 players")
+    if not 0 <= first_dealer < players:
+        raise RecordError(f"first_dealer: must be a seat 0 to {players - 1}")
+    hands = _field(record, "hands", list)
+    if not hands:
+        raise RecordError("hands: a record holds at least one hand")
+    recorded: list[list[Deck]] = []
+    moves: list[list[str]] = []
+    for number, entry in enumerate(hands, start=1):
+        if not isinstance(entry, Mapping):
+            raise RecordError(f"hand {number}: must be a mapping")
+        deals = _field(entry, "deals", list, f"hand {number}: ")
+        if not deals:
+            raise RecordError(f"hand {number}: deals: at least one deck")
+        recorded.append(
+            [_deck(d, f"hand {number}, deck {k}") for k, d in enumerate(deals, start=1)]
+        )
+        hand_moves = _field(entry, "moves", list, f"hand {number}: ")
+        if not all(isinstance(m, str) for m in hand_moves):
+            raise RecordError(f"hand {number}: moves must be texts such as '4h:4c+7d'")
+        moves.append(hand_moves)
+    game = Game.__new__(Game)
+    game._setup(rules, players, partnerships, seed, first_dealer, recorded)
+    for number, (entry, hand_moves) in enumerate(zip(hands, moves, strict=True), start=1):
+        if game._hand_number != number - 1 or game.is_over():
+            raise RecordError(f"hand {number}: the match had already ended or moved on")
+        if entry.get("dealer") != game.dealer:
+            raise RecordError(
+                f"hand {number}: dealer {entry.get('dealer')!r} recorded, "
+                f"but seat {game.dealer} deals"
+            )
+        for index, text in enumerate(hand_moves, start=1):
+            if game._hand_number != number - 1 or game.is_over():
+                raise RecordError(f"hand {number}: more moves than a hand holds")
+            try:
+                game.play(text)
+            except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
+                raise RecordError(f"hand {number}, move {index}: {error}") from None
+        if number < len(hands) and game._hand_number == number - 1 and not game.is_over():
+            raise RecordError(
+                f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"
+            )
+    return game
+
+
+def _field(
+    data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str = ""
+) -> Any:
+    if name not in data:
+        raise RecordError(f"{where}{name}: missing")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"{where}{name}: bad value {value!r}")
+    return value
+
+
+def _deck(data: object, where: str) -> Deck:
+    if not isinstance(data, Sequence) or isinstance(data, (str, bytes)) or len(data) != 40:
+        raise RecordError(f"{where}: must list the 40 cards")
+    try:
+        deck = tuple(Card.parse(text).index for text in data)
+    except InvalidCardError as error:
+        raise RecordError(f"{where}: {error}") from None
+    if len(set(deck)) != 40:
+        raise RecordError(f"{where}: a card appears twice")
+    return deck
