@@ -1,0 +1,177 @@
+"""The coach: ranks the legal moves by expected point gain and says why a move is good or bad.
+
+The ranking comes from a search (anything with ``evaluate(observation, legal)`` returning
+every move with its expected gain, best first); the reasons come from looking at what the
+move does to the table, as a good player would say it: it sweeps, it takes the 7 of coins,
+it leaves 11 on the table which any 4 sweeps, it puts a high card onto an empty table.
+Reasons are :class:`~escoba.messages.Message` values, shown in the reader's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from .._bits import (
+    COINS_MASK,
+    SEVEN_OF_COINS,
+    SEVENS_MASK,
+    VALUE,
+    VALUE_MASK,
+    signature,
+    value_sum,
+)
+from ..captures import capture_masks
+from ..cards import mask_of
+from ..errors import IllegalMoveError
+from ..messages import Message
+from ..moves import Move
+from ..observation import Observation
+
+__all__ = ["Advice", "Coach", "Evaluator", "MoveAdvice", "reasons_for"]
+
+CLOSE: float = 0.1
+"""Within this many points of the best move, a move counts as just as good."""
+
+
+class Evaluator(Protocol):
+    def evaluate(self, observation: Observation, legal: Sequence[Move]) -> list[tuple[Move, float]]:
+        """Every legal move with its expected point gain, best first."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAdvice:
+    """One legal move: its expected gain, what it loses against the best, and why."""
+
+    move: Move
+    gain: float
+    loss: float
+    """Expected points given up against the best move (0 for the best)."""
+    verdict: Message
+    reasons: tuple[Message, ...]
+
+    def text(self, language: str = "en") -> str:
+        """The verdict and the reasons as one or two sentences."""
+        return " ".join(m.text(language) for m in (self.verdict, *self.reasons))
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every legal move of a position, best first."""
+
+    ranked: tuple[MoveAdvice, ...]
+
+    @property
+    def best(self) -> MoveAdvice:
+        return self.ranked[0]
+
+    def of(self, move: Move) -> MoveAdvice:
+        """The advice on one move (for example the one a person just played)."""
+        for advice in self.ranked:
+            if advice.move == move:
+                return advice
+        raise IllegalMoveError(f"{move} is not a legal move of this position")
+
+
+class Coach:
+    """Ranks moves with an evaluator and explains them."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = evaluator
+
+    def advise(self, observation: Observation, legal: Sequence[Move] | None = None) -> Advice:
+        moves = list(observation.legal_moves if legal is None else legal)
+        if not moves:
+            raise IllegalMoveError(f"seat {observation.seat} has no move to advise on")
+        scored = self._evaluator.evaluate(observation, moves)
+        best_move, best_gain = scored[0]
+        ranked = []
+        for move, gain in scored:
+            loss = max(0.0, best_gain - gain)
+            if move == best_move:
+                verdict = Message("coach.best")
+            elif loss < CLOSE:
+                verdict = Message("coach.close_to_best", {"points": f"{loss:.1f}"})
+            else:
+                verdict = Message(
+                    "coach.costs_points", {"points": f"{loss:.1f}", "best": str(best_move)}
+                )
+            good, bad = reasons_for(observation, move)
+            reasons = (*good, *bad) if loss < CLOSE else (*bad, *good)
+            ranked.append(MoveAdvice(move, gain, loss, verdict, tuple(reasons[:2])))
+        return Advice(tuple(ranked))
+
+
+def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], list[Message]]:
+    """What a move does, as (good, bad) reasons seen from the table and the unseen cards."""
+    rules = observation.rules
+    table = mask_of(observation.table)
+    card = move.card
+    taken = move.capture_mask
+    unseen = mask_of(observation.unseen)
+    good: list[Message] = []
+    bad: list[Message] = []
+    if move.is_capture:
+        after = table & ~taken
+        won = taken | card.bit
+        if not after:
+            good.append(Message("coach.sweeps"))
+        if won & SEVEN_OF_COINS:
+            good.append(Message("coach.takes_seven_of_coins"))
+        sevens = (won & SEVENS_MASK & ~SEVEN_OF_COINS).bit_count()
+        if sevens and rules.sevens != "none":
+            good.append(Message("coach.takes_sevens", {"count": sevens}))
+        coins = (won & COINS_MASK).bit_count()
+        if coins >= 2:
+            good.append(Message("coach.takes_coins", {"count": coins}))
+        if not good:
+            good.append(Message("coach.takes_cards", {"count": won.bit_count()}))
+    else:
+        after = table | card.bit
+        if not table and rules.capture == "sum15" and card.value >= 5:
+            bad.append(Message("coach.high_card_on_empty_table"))
+        elif not bad:
+            good.append(Message("coach.drops"))
+    if after:
+        sweeper = _sweeping_value(after, unseen, rules.capture == "match")
+        # A high card onto an empty table already says it: no second reason for one risk.
+        if sweeper is not None and not bad:
+            if rules.capture == "sum15":
+                bad.append(
+                    Message("coach.leaves_sweep", {"total": value_sum(after), "value": sweeper})
+                )
+            else:
+                bad.append(Message("coach.leaves_match_sweep", {"value": sweeper}))
+        if after & SEVEN_OF_COINS and _can_take_seven_of_coins(after, unseen, rules.capture):
+            bad.append(Message("coach.gives_seven_of_coins"))
+    return good, bad
+
+
+def _sweeping_value(table: int, unseen: int, match: bool) -> int | None:
+    """A card value that would take the whole table, if an unseen card has it."""
+    total = value_sum(table)
+    if match:
+        if table.bit_count() == 1 or (total <= 10 and not table & VALUE_MASK[total]):
+            value = total
+        else:
+            return None
+    else:
+        value = 15 - total
+        if not 1 <= value <= 10:
+            return None
+    return value if unseen & VALUE_MASK[value] else None
+
+
+def _can_take_seven_of_coins(table: int, unseen: int, capture: str) -> bool:
+    """Whether some unseen card could take the 7 of coins from this table (next turn)."""
+
+    sig = signature(table)
+    seen_values = {VALUE[i] for i in range(40) if unseen >> i & 1}
+    for value in seen_values:
+        probe = next(i for i in range(40) if unseen >> i & 1 and VALUE[i] == value)
+        for taken in capture_masks(probe, table, sig, capture == "match"):
+            if taken & SEVEN_OF_COINS:
+                return True
+    return False
