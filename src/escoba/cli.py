@@ -1,8 +1,8 @@
-"""The ``escoba`` command: ``escoba rules`` and ``escoba simulate``.
+"""The ``escoba`` command: ``escoba rules``, ``escoba simulate`` and ``escoba arena``.
 
-A typer app with one subcommand a job (``play``, ``serve`` and ``arena`` are to come). This
-module only parses arguments and renders with rich; the words come from
-:mod:`escoba.cheatsheet` and the figures from :mod:`escoba.simulate`.
+A typer app with one subcommand a job (``play`` and ``serve`` are to come). This module only
+parses arguments and renders with rich; the words come from :mod:`escoba.cheatsheet` and the
+figures from :mod:`escoba.simulate` and :mod:`escoba.arena`.
 
 Errors are one line on stderr, ``Error: ...``, with exit code 2 for bad arguments (including
 bad rule options) and no traceback.
@@ -10,8 +10,11 @@ bad rule options) and no traceback.
 
 from __future__ import annotations
 
+import json
+import math
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -23,6 +26,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from . import __version__
+from .arena import ArenaGame, ArenaResult, play_arena
 from .cheatsheet import (
     OPTION_MEANINGS,
     PRESET_ORIGINS,
@@ -391,6 +395,164 @@ def _simulation_table(title: str, result: SimulationSummary) -> Table:
     for seats, share in zip(result.sides, result.win_share, strict=True):
         verb = "wins" if len(seats) == 1 else "win"
         table.add_row(f"  {_side_label(seats)} {verb}", f"{share:.1%}", fair)
+    return table
+
+
+# -- escoba arena --------------------------------------------------------------------------------
+
+
+@app.command("arena")
+def arena_command(
+    names: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PLAYER...",
+            help=(
+                "Computer levels, one per seat (e.g. beginner easy). With --partnerships: "
+                "2 (one per side, playing both its seats) or 4 (one per seat: the 1st and "
+                "3rd against the 2nd and 4th)."
+            ),
+            show_default=False,
+        ),
+    ],
+    hands: Annotated[
+        int,
+        typer.Option(
+            "--hands", "-n", help="Duplicate hands: decks, each played in every seat rotation."
+        ),
+    ] = 200,
+    rules_name: Annotated[
+        str,
+        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
+    ] = BASE_PRESET,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Seats at the table: 2, 3 or 4 (default: one per PLAYER, 4 with --partnerships).",
+            show_default=False,
+        ),
+    ] = None,
+    partnerships: Annotated[
+        bool,
+        typer.Option("--partnerships", help="With 4 players: seats 0+2 against 1+3."),
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the decks and the players.")] = 0,
+    json_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--json", metavar="FILE", help="Also write the figures to FILE as JSON.", dir_okay=False
+        ),
+    ] = None,
+    settings: Settings = None,
+) -> None:
+    """Play computer levels against each other on duplicate deals (every deck in every seat
+    rotation, so the luck of the cards cancels) and compare them."""
+    if hands < 1:
+        _fail(f"--hands: must be 1 or more, got {hands}")
+    if players is not None and players not in (2, 3, 4):
+        _fail(f"--players: must be 2, 3 or 4, got {players}")
+    seats = players if players is not None else (4 if partnerships else len(names))
+    if partnerships and seats != 4:
+        _fail(f"--partnerships: needs --players 4, got --players {seats}")
+    if partnerships and len(names) not in (2, 4):
+        _fail(
+            f"--partnerships: give 2 players (one per side) or 4 (one per seat), "
+            f"got {len(names)}: {' '.join(names)}"
+        )
+    if not partnerships and players is None and len(names) not in (2, 3, 4):
+        _fail(f"give 2, 3 or 4 PLAYERs, one per seat, got {len(names)}: {' '.join(names)}")
+    if not partnerships and len(names) != seats:
+        _fail(f"--players {seats}: give one PLAYER per seat, got {len(names)}: {' '.join(names)}")
+    rules = _rules_from(rules_name.strip().lower(), settings)
+    errors = Console(stderr=True)
+    progress = Progress(
+        TextColumn("arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
+
+    def advance(game: ArenaGame) -> None:
+        progress.update(task, completed=game.number, total=game.total)
+
+    with progress:
+        task = progress.add_task("arena", total=None)
+        try:
+            result = play_arena(
+                names,
+                rules=rules,
+                hands=hands,
+                seats=seats,
+                partnerships=partnerships,
+                seed=seed,
+                on_game=advance,
+            )
+        except EscobaError as error:
+            _fail(str(error))
+    if json_file is not None:
+        try:
+            json_file.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
+        except OSError as error:
+            _fail(f"--json: cannot write {json_file}: {error.strerror or error}")
+    title = _title(rules_name.strip().lower(), rules)
+    Console().print(_arena_table(title, result))
+
+
+def _plus_minus(mean: float, ci: tuple[float, float], signed: bool = False) -> str:
+    text = f"{mean:+.2f}" if signed else f"{mean:.2f}"
+    half = (ci[1] - ci[0]) / 2
+    return f"{text} ± {half:.2f}" if math.isfinite(half) else f"{text} ± ?"
+
+
+def _arena_table(title: str, result: ArenaResult) -> Table:
+    setup = f"{result.seats} players"
+    if result.partnerships:
+        setup += " in partnerships"
+    table = Table(
+        title=(
+            f"Arena: {result.hands} duplicate hands of {title}, {setup}, {result.rotations} "
+            f"seat rotations each ({result.games} hands played), seed {result.seed}, "
+            f"{result.seconds:.1f} s"
+        ),
+        title_justify="left",
+        caption=(
+            "points and margin: per hand played, ± the 95% confidence interval over the duplicate "
+            "hands; margin: own points minus the opponents' mean; won/drawn/lost: duplicate "
+            "hands, by points over all rotations; matches: each rotation's hands chained into "
+            f"matches to {result.rules.target_score} ({result.matches} completed); Elo: "
+            "difference to the average opponent, from the score rate, draws counting half"
+        ),
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("player", style="bold", no_wrap=True)
+    table.add_column("points/hand", justify="right", no_wrap=True)
+    table.add_column("margin", justify="right", no_wrap=True)
+    table.add_column("won", justify="right", no_wrap=True)
+    table.add_column("drawn", justify="right", no_wrap=True)
+    table.add_column("lost", justify="right", no_wrap=True)
+    table.add_column("matches won", justify="right", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("Elo", justify="right", no_wrap=True)
+    for index, name in enumerate(result.players):
+        table.add_row(
+            str(index + 1),
+            name,
+            _plus_minus(result.mean_points[index], result.ci95[index]),
+            _plus_minus(result.margin[index], result.margin_ci95[index], signed=True),
+            str(result.wins[index]),
+            str(result.draws[index]),
+            str(result.losses[index]),
+            str(result.match_wins[index]),
+            f"{result.score_rate[index]:.1%}",
+            f"{result.elo[index]:+.0f}",
+        )
     return table
 
 
