@@ -1,0 +1,328 @@
+"""A small, fast, mutable copy of one hand for search, built from an observation and a
+determinization.
+
+It replays the hand's flow exactly as :class:`escoba.Game` does (legality from
+:func:`escoba.captures.legal_keys`, a new round of three cards each when every hand is empty
+and stock is left, the last-play sweep rule, leftovers to the last capturer, scoring by
+:func:`escoba.scoring.score_masks`), but with undo instead of events and records. The search
+horizon is the hand: match points do not change inside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Final
+
+from .._bits import (
+    COINS_MASK,
+    SEVEN_OF_COINS,
+    SEVENS_MASK,
+    SIG,
+    VALUE_MASK,
+    signature,
+)
+from ..captures import legal_keys
+from ..cards import Card
+from ..game import PLAYS_PER_HAND
+from ..observation import InitialSweep, Observation, Play
+from ..rules import RuleSet
+from ..scoring import score_masks
+from .sampling import Determinization
+
+__all__ = ["Simulation", "last_capturer_of"]
+
+_SIXES_MASK: Final = VALUE_MASK[6]
+_ACES_MASK: Final = VALUE_MASK[1]
+
+# Undo events beside a play: a new round was dealt, or the hand ended.
+_PLAY: Final = 0
+_DEAL: Final = 1
+_END: Final = 2
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def last_capturer_of(observation: Observation) -> int:
+    """The seat that captured last this hand (an initial-table sweep counts), -1 if none."""
+    for event in reversed(observation.history):
+        if isinstance(event, Play) and event.captures:
+            return event.seat
+        if isinstance(event, InitialSweep):
+            return event.dealer
+    return -1
+
+
+def _share(strengths: list[float], side: int, spread: float) -> float:
+    """Expected points of ``side`` less the others' mean in a 1-point category won by the
+    single strongest side, when each side's final strength is its current one plus noise of
+    size ``spread`` (a logistic stand-in for the normal)."""
+    if len(strengths) == 2:
+        diff = strengths[side] - strengths[1 - side]
+        if spread <= 0.0:
+            return float((diff > 0) - (diff < 0))
+        return math.tanh(0.85 * diff / spread)
+    chances = []
+    for i, mine in enumerate(strengths):
+        chance = 1.0
+        for j, theirs in enumerate(strengths):
+            if i != j:
+                if spread <= 0.0:
+                    chance *= 1.0 if mine > theirs else 0.0
+                else:
+                    chance /= 1.0 + math.exp(-1.7 * (mine - theirs) / spread)
+        chances.append(chance)
+    others = (sum(chances) - chances[side]) / (len(chances) - 1)
+    return chances[side] - others
+
+
+class Simulation:
+    """One hand in play with every card placed: hands, table, stock order, piles, sweeps.
+
+    ``apply(key)`` plays a legal key (unchecked: keys come from :meth:`legal_keys`) and
+    ``undo()`` takes the last one back, so a search walks the tree without copying.
+    """
+
+    __slots__ = (
+        "_deal_size",
+        "_forced",
+        "_last_counts",
+        "_match",
+        "_undo",
+        "dealer",
+        "hands",
+        "last_capturer",
+        "last_event",
+        "piles",
+        "played",
+        "players",
+        "rules",
+        "side_of",
+        "sides",
+        "sig",
+        "stock",
+        "stock_pos",
+        "sweeps",
+        "table",
+        "to_move",
+    )
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        players: int,
+        sides: int,
+        dealer: int,
+        to_move: int,
+        hands: list[list[int]],
+        table: int,
+        stock: list[int],
+        piles: list[int],
+        sweeps: list[int],
+        last_capturer: int,
+        played: int,
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.sides = sides
+        self.side_of = tuple(seat % sides for seat in range(players))
+        self.dealer = dealer
+        self.to_move = to_move
+        self.hands = hands
+        self.table = table
+        self.sig = signature(table)
+        self.stock = stock
+        self.stock_pos = 0
+        self.piles = piles
+        self.sweeps = sweeps
+        self.last_capturer = last_capturer
+        self.played = played
+        self.last_event = _PLAY
+        self._match = rules.capture == "match"
+        self._forced = rules.forced_capture
+        self._last_counts = rules.last_play_sweep_counts
+        self._deal_size = 3 * players
+        self._undo: list[tuple[int, int, int, int, int, int]] = []
+
+    @classmethod
+    def from_observation(cls, observation: Observation, deal: Determinization) -> Simulation:
+        """The hand as ``observation`` shows it, with the hidden cards placed as ``deal`` says."""
+        if observation.to_move is None:
+            raise ValueError("the match is over: there is no hand to simulate")
+        played = PLAYS_PER_HAND - observation.stock_size - sum(observation.hand_sizes)
+        return cls(
+            observation.rules,
+            players=observation.players,
+            sides=len(observation.sides),
+            dealer=observation.dealer,
+            to_move=observation.to_move,
+            hands=[list(hand) for hand in deal.hands],
+            table=_mask(observation.table),
+            stock=list(deal.stock),
+            piles=[_mask(pile) for pile in observation.captured],
+            sweeps=list(observation.sweeps),
+            last_capturer=last_capturer_of(observation),
+            played=played,
+        )
+
+    # -- moves
+
+    def legal_keys(self) -> list[int]:
+        """The legal moves of the seat to move, as keys (empty once the hand is over)."""
+        if self.to_move < 0:
+            return []
+        return legal_keys(self.hands[self.to_move], self.table, self.sig, self._match, self._forced)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand's last card is played and the leftovers are taken."""
+        return self.to_move < 0
+
+    def apply(self, key: int) -> None:
+        """Play a legal move key (not checked) and follow the hand's flow."""
+        seat = self.to_move
+        card = key & 63
+        hand = self.hands[seat]
+        index = hand.index(card)
+        del hand[index]
+        taken = key >> 6
+        previous_capturer = self.last_capturer
+        swept = 0
+        if taken:
+            table = self.table ^ taken
+            self.table = table
+            self.sig -= signature(taken)
+            side = self.side_of[seat]
+            self.piles[side] |= taken | 1 << card
+            self.last_capturer = seat
+            if not table and (self.played < PLAYS_PER_HAND - 1 or self._last_counts):
+                self.sweeps[side] += 1
+                swept = 1
+        else:
+            self.table |= 1 << card
+            self.sig += SIG[card]
+        self.played += 1
+        event = _PLAY
+        extra = 0
+        if hand or seat != self.dealer:
+            self.to_move = (seat + 1) % self.players
+        elif self.played < PLAYS_PER_HAND:
+            # The dealer played the round's last card: three more each, from the seat after.
+            event = _DEAL
+            n = self.players
+            pos = self.stock_pos
+            stock = self.stock
+            for i in range(1, n + 1):
+                self.hands[(seat + i) % n] = sorted(stock[pos : pos + 3])
+                pos += 3
+            self.stock_pos = pos
+            self.to_move = (seat + 1) % n
+        else:
+            event = _END
+            if self.table and self.last_capturer >= 0:
+                extra = self.table
+                self.piles[self.side_of[self.last_capturer]] |= extra
+                self.table = 0
+                self.sig = 0
+            self.to_move = -1
+        self.last_event = event
+        self._undo.append((key, seat, index, previous_capturer, swept | event << 1, extra))
+
+    def undo(self) -> None:
+        """Take back the last :meth:`apply`."""
+        key, seat, index, previous_capturer, flags, extra = self._undo.pop()
+        event = flags >> 1
+        if event == _DEAL:
+            for hand in self.hands:
+                hand.clear()
+            self.stock_pos -= self._deal_size
+        elif event == _END and extra:
+            self.piles[self.side_of[self.last_capturer]] ^= extra
+            self.table = extra
+            self.sig = signature(extra)
+        card = key & 63
+        self.hands[seat].insert(index, card)
+        self.to_move = seat
+        self.played -= 1
+        taken = key >> 6
+        if taken:
+            self.table |= taken
+            self.sig += signature(taken)
+            side = self.side_of[seat]
+            self.piles[side] ^= taken | 1 << card
+            self.last_capturer = previous_capturer
+            if flags & 1:
+                self.sweeps[side] -= 1
+        else:
+            self.table ^= 1 << card
+            self.sig -= SIG[card]
+        self.last_event = self._undo[-1][4] >> 1 if self._undo else _PLAY
+
+    def copy(self) -> Simulation:
+        """An independent copy (without the undo history)."""
+        other = Simulation.__new__(Simulation)
+        for name in Simulation.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = [list(hand) for hand in self.hands]
+        other.stock = self.stock  # never changed: dealing only moves stock_pos
+        other.piles = list(self.piles)
+        other.sweeps = list(self.sweeps)
+        other._undo = []
+        return other
+
+    # -- values
+
+    def points(self) -> tuple[int, ...]:
+        """Each side's points for the hand as it stands (the hand's score once it is over)."""
+        return score_masks(self.piles, self.sweeps, self.rules)[0]
+
+    def value(self, side: int) -> float:
+        """Points of ``side`` less the mean of the other sides': exact once the hand is over,
+        else :meth:`estimate`."""
+        if self.to_move >= 0:
+            return self.estimate(side)
+        points = self.points()
+        return points[side] - (sum(points) - points[side]) / (self.sides - 1)
+
+    def estimate(self, side: int) -> float:
+        """A heuristic :meth:`value` of an unfinished hand: sweeps as they stand, and for each
+        card category the expected share of its point given the captured cards and how many
+        of the relevant cards are still to be taken."""
+        piles = self.piles
+        sweeps = self.sweeps
+        n = self.sides
+        value = sweeps[side] - (sum(sweeps) - sweeps[side]) / (n - 1)
+        captured = 0
+        for pile in piles:
+            captured |= pile
+        free = ~captured
+        # Cards: what is left splits between the sides in lumps; spread ~ sqrt of what is left.
+        left = 40 - captured.bit_count()
+        value += _share([p.bit_count() for p in piles], side, 1.5 * math.sqrt(left))
+        coins_left = (free & COINS_MASK).bit_count()
+        value += _share([(p & COINS_MASK).bit_count() for p in piles], side, 1.2 * coins_left**0.5)
+        if captured & SEVEN_OF_COINS:
+            holder = next(i for i, p in enumerate(piles) if p & SEVEN_OF_COINS)
+            value += 1.0 if holder == side else -1.0 / (n - 1)
+        mode = self.rules.sevens
+        if mode != "none":
+            # Sevens decide setenta and primiera nearly always, then sixes, then aces.
+            if mode == "sevens":
+                strengths = [float((p & SEVENS_MASK).bit_count()) for p in piles]
+                spread = 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
+            else:
+                strengths = [
+                    (p & SEVENS_MASK).bit_count()
+                    + 0.3 * (p & _SIXES_MASK).bit_count()
+                    + 0.1 * (p & _ACES_MASK).bit_count()
+                    for p in piles
+                ]
+                spread = 0.2 + 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
+            value += _share(strengths, side, spread)
+        return value
