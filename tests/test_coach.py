@@ -109,3 +109,14 @@ def test_every_coach_message_has_english_and_german_text() -> None:
     for key, texts in MESSAGES.items():
         assert texts["en"] and texts["de"], key
         assert text(key, "es", points="1.0", best="7d", count=2, total=8, value=7)
+
+
+def test_the_default_coach_searches_and_prefers_the_sweep() -> None:
+    """With its own search, the coach ranks the sweep first and says why."""
+    _, obs = position(ESCOBA, "5h Kc Qs", "2s 3h 4c Ad")
+    advice = Coach(seed=1).advise(obs)
+    assert advice.best.move == Move.parse("5h:Ad+3h+2s+4c")
+    assert "coach.sweeps" in keys(advice.best.reasons)
+    assert all(a.loss >= 0 for a in advice.ranked)
+    assert [a.gain for a in advice.ranked] == sorted((a.gain for a in advice.ranked), reverse=True)
+    assert advice.ranked[-1].verdict.key in {"coach.costs_points", "coach.close_to_best"}

@@ -78,7 +78,11 @@ class Advice:
 class Coach:
     """Ranks moves with an evaluator and explains them."""
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: Evaluator | None = None, *, seed: int = 0) -> None:
+        if evaluator is None:
+            from .search import hard
+
+            evaluator = hard(seed)  # the hard level's search: strong, and quick enough to ask
         self._evaluator = evaluator
 
     def advise(self, observation: Observation, legal: Sequence[Move] | None = None) -> Advice:
