@@ -522,35 +522,29 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
         title_justify="left",
         caption=(
             "points and margin: per hand played, ± the 95% confidence interval over the duplicate "
-            "hands; margin: own points minus the opponents' mean; won/drawn/lost: duplicate "
-            "hands, by points over all rotations; matches: each rotation's hands chained into "
+            "hands; margin: own points minus the opponents' mean; W-D-L: duplicate hands won, "
+            "drawn and lost, by points over all rotations; matches: each rotation's hands chained into "
             f"matches to {result.rules.target_score} ({result.matches} completed); Elo: "
             "difference to the average opponent, from the score rate, draws counting half"
         ),
         caption_justify="left",
         box=box.SIMPLE_HEAD,
     )
-    table.add_column("#", justify="right", no_wrap=True)
     table.add_column("player", style="bold", no_wrap=True)
     table.add_column("points/hand", justify="right", no_wrap=True)
     table.add_column("margin", justify="right", no_wrap=True)
-    table.add_column("won", justify="right", no_wrap=True)
-    table.add_column("drawn", justify="right", no_wrap=True)
-    table.add_column("lost", justify="right", no_wrap=True)
-    table.add_column("matches won", justify="right", no_wrap=True)
+    table.add_column("W-D-L", justify="right", no_wrap=True)
+    table.add_column("matches", justify="right", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("Elo", justify="right", no_wrap=True)
     for index, name in enumerate(result.players):
         table.add_row(
-            str(index + 1),
             name,
             _plus_minus(result.mean_points[index], result.ci95[index]),
             _plus_minus(result.margin[index], result.margin_ci95[index], signed=True),
-            str(result.wins[index]),
-            str(result.draws[index]),
-            str(result.losses[index]),
+            f"{result.wins[index]}-{result.draws[index]}-{result.losses[index]}",
             str(result.match_wins[index]),
-            f"{result.score_rate[index]:.1%}",
+            f"{result.score_rate[index]:.0%}",
             f"{result.elo[index]:+.0f}",
         )
     return table
