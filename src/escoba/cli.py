@@ -523,12 +523,13 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
         caption=(
             "points and margin: per hand played, ± the 95% confidence interval over the duplicate "
             "hands; margin: own points minus the opponents' mean; W-D-L: duplicate hands won, "
-            "drawn and lost, by points over all rotations; matches: each rotation's hands chained into "
-            f"matches to {result.rules.target_score} ({result.matches} completed); Elo: "
-            "difference to the average opponent, from the score rate, draws counting half"
+            "drawn and lost, by points over all rotations; matches: each rotation's hands "
+            f"chained into matches to {result.rules.target_score} ({result.matches} completed); "
+            "Elo: difference to the average opponent, from the score rate, draws counting half"
         ),
         caption_justify="left",
         box=box.SIMPLE_HEAD,
+        expand=True,
     )
     table.add_column("player", style="bold", no_wrap=True)
     table.add_column("points/hand", justify="right", no_wrap=True)
