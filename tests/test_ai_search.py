@@ -251,3 +251,16 @@ def test_the_search_takes_the_seven_of_coins(level: str) -> None:
     # Single-card priority: the 7 takes one 7, the kings take nothing.
     move = best_move(RULESETS["scopa"], "7h Kc Ks", "7d 7c 4h 2s", level)
     assert move == Move.parse("7h:7d")
+
+
+@pytest.mark.parametrize(("players", "partnerships"), [(2, False), (4, True)])
+def test_searching_past_a_new_deal_plays_legal_moves(players: int, partnerships: bool) -> None:
+    """With ``cross_deals`` the search goes on into the sampled next round."""
+    game = Game(RULESETS["escoba"], players, partnerships, seed=5)
+    deep = SearchPlayer(1, determinizations=2, depth=3 * players + 2, cross_deals=True)
+    while game.hand_number == 0 and (seat := game.to_move) is not None:
+        legal = game.legal_moves()
+        move = deep.choose(game.observation(seat), legal) if seat == 0 else legal[0]
+        assert move in legal
+        game.play(move)
+    assert len(game.results) == 1

@@ -48,6 +48,7 @@ class SearchPlayer:
         determinizations: int = 12,
         depth: int = 4,
         time_limit: float | None = None,
+        cross_deals: bool = False,
     ) -> None:
         if determinizations < 1 or depth < 1:
             raise EscobaError("a search player needs at least one deal and one ply")
@@ -56,6 +57,8 @@ class SearchPlayer:
         self.determinizations = determinizations
         self.depth = depth
         self.time_limit = time_limit
+        self.cross_deals = cross_deals
+        """Search on past a new deal into the sampled next round (else estimate there)."""
         self._side = 0
         self.nodes = 0
         """Positions visited by the last evaluation (for benchmarks)."""
@@ -115,7 +118,7 @@ class SearchPlayer:
         side = self._side
         if sim.to_move < 0:
             return sim.value(side)
-        if sim.last_event == _DEAL:
+        if sim.last_event == _DEAL and not self.cross_deals:
             return sim.estimate(side)
         keys = sim.legal_keys()
         if depth <= 0:
@@ -167,13 +170,14 @@ class SearchPlayer:
 
 
 def hard(seed: int = 0) -> SearchPlayer:
-    """``hard``: 60 deals, six plies each (a whole round with two players)."""
-    return SearchPlayer(seed, name="hard", determinizations=60, depth=6)
+    """``hard``: 20 deals, four plies each."""
+    return SearchPlayer(seed, name="hard", determinizations=20, depth=4)
 
 
 def expert(seed: int = 0) -> SearchPlayer:
-    """``expert``: 150 deals, eight plies each (never past the current round)."""
-    return SearchPlayer(seed, name="expert", determinizations=150, depth=8)
+    """``expert``: 100 deals, six plies each (a whole round with two players; never past
+    the current round)."""
+    return SearchPlayer(seed, name="expert", determinizations=100, depth=6)
 
 
 register("hard", hard)
