@@ -46,6 +46,11 @@ def test_a_sweep_and_the_seven_of_coins_are_named_as_good() -> None:
     _, obs = position(ESCOBA, "6h Kc Qs", "7d 2s Jh Kh")
     good, _ = reasons_for(obs, Move.parse("6h:7d+2s"))
     assert "coach.takes_seven_of_coins" in keys(good)
+    assert "coach.takes_a_seven" not in keys(good)  # the 7 of coins is named on its own
+    _, obs = position(ESCOBA, "6h Kc Qs", "7s 2s Jh Kh")
+    good, _ = reasons_for(obs, Move.parse("6h:2s+7s"))
+    assert keys(good) == ["coach.takes_a_seven"]
+    assert good[0].text("de") == "Holt eine Sieben, die für die Siebenen zählt."
 
 
 def test_leaving_a_sweepable_table_is_named_with_the_sum_and_the_card() -> None:
@@ -98,6 +103,8 @@ def test_the_verdict_ranks_and_prices_every_move() -> None:
     assert worse.loss == pytest.approx(1.0)
     assert "against 5h:Ad+3h+2s+4c" in worse.text("en")
     assert "gegenüber 5h:Ad+3h+2s+4c" in worse.text("de")
+    assert "about 1.0 points" in worse.text("en")
+    assert "etwa 1,0 Punkte" in worse.text("de")  # German writes a decimal comma
     assert advice.of(worse.move) is worse
     with pytest.raises(IllegalMoveError):
         advice.of(Move.parse("7d"))

@@ -38,13 +38,17 @@ MESSAGES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "Takes the 7 of coins, a point by itself.",
         "de": "Holt die Karo-7, allein schon einen Punkt.",
     },
+    "coach.takes_a_seven": {
+        "en": "Takes a seven, which counts for the sevens.",
+        "de": "Holt eine Sieben, die für die Siebenen zählt.",
+    },
     "coach.takes_sevens": {
-        "en": "Takes {count} seven(s), which count for the sevens.",
-        "de": "Holt {count} Sieben, die für die Siebenen zählen.",
+        "en": "Takes {count} sevens, which count for the sevens.",
+        "de": "Holt {count} Siebenen, die für die Siebenen zählen.",
     },
     "coach.takes_coins": {
-        "en": "Takes {count} coin card(s).",
-        "de": "Holt {count} Karo-Karte(n).",
+        "en": "Takes {count} coins.",
+        "de": "Holt {count} Karo.",
     },
     "coach.takes_cards": {
         "en": "Takes {count} cards.",
@@ -92,4 +96,13 @@ def text(key: str, language: str = "en", **params: object) -> str:
         raise EscobaError(f"unknown message key {key!r}")
     if language not in LANGUAGES:
         raise EscobaError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
-    return texts.get(language, texts["en"]).format(**params)
+    shown = {name: _number(value, language) for name, value in params.items()}
+    return texts.get(language, texts["en"]).format(**shown)
+
+
+def _number(value: object, language: str) -> object:
+    """Fractions with one decimal, written with a decimal comma where the language uses one."""
+    if isinstance(value, float):
+        written = f"{value:.1f}"
+        return written if language == "en" else written.replace(".", ",")
+    return value

@@ -97,11 +97,9 @@ class Coach:
             if move == best_move:
                 verdict = Message("coach.best")
             elif loss < CLOSE:
-                verdict = Message("coach.close_to_best", {"points": f"{loss:.1f}"})
+                verdict = Message("coach.close_to_best", {"points": loss})
             else:
-                verdict = Message(
-                    "coach.costs_points", {"points": f"{loss:.1f}", "best": str(best_move)}
-                )
+                verdict = Message("coach.costs_points", {"points": loss, "best": str(best_move)})
             good, bad = reasons_for(observation, move)
             reasons = (*good, *bad) if loss < CLOSE else (*bad, *good)
             ranked.append(MoveAdvice(move, gain, loss, verdict, tuple(reasons[:2])))
@@ -125,7 +123,9 @@ def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], li
         if won & SEVEN_OF_COINS:
             good.append(Message("coach.takes_seven_of_coins"))
         sevens = (won & SEVENS_MASK & ~SEVEN_OF_COINS).bit_count()
-        if sevens and rules.sevens != "none":
+        if sevens == 1 and rules.sevens != "none":
+            good.append(Message("coach.takes_a_seven"))
+        elif sevens and rules.sevens != "none":
             good.append(Message("coach.takes_sevens", {"count": sevens}))
         coins = (won & COINS_MASK).bit_count()
         if coins >= 2:
