@@ -308,16 +308,7 @@ def simulate_command(
     rules = _rules_from(rules_name.strip().lower(), settings)
     if partnerships and players != 4:
         _fail(f"--partnerships: needs --players 4, got --players {players}")
-    errors = Console(stderr=True)
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
+    progress = _progress("simulating")
     with progress:
         task = progress.add_task("simulating", total=games)
         try:
@@ -466,16 +457,7 @@ def arena_command(
     if not partnerships and len(names) != seats:
         _fail(f"--players {seats}: give one PLAYER per seat, got {len(names)}: {' '.join(names)}")
     rules = _rules_from(rules_name.strip().lower(), settings)
-    errors = Console(stderr=True)
-    progress = Progress(
-        TextColumn("arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=errors,
-        transient=True,
-        disable=not errors.is_terminal,
-    )
+    progress = _progress("arena")
 
     def advance(game: ArenaGame) -> None:
         progress.update(task, completed=game.number, total=game.total)
@@ -507,6 +489,20 @@ def _plus_minus(mean: float, ci: tuple[float, float], signed: bool = False) -> s
     text = f"{mean:+.2f}" if signed else f"{mean:.2f}"
     half = (ci[1] - ci[0]) / 2
     return f"{text} ± {half:.2f}" if math.isfinite(half) else f"{text} ± ?"
+
+
+def _progress(label: str) -> Progress:
+    """A progress bar on standard error (stdout stays clean), shown only on a terminal."""
+    errors = Console(stderr=True)
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    )
 
 
 def _arena_table(title: str, result: ArenaResult) -> Table:
