@@ -202,7 +202,7 @@ def duplicate_mean(
 
 
 # Easy leads beginner by about 2 points a hand in Escoba and 1.7 in Scopa, medium leads easy
-# by about 1 in Escoba (benchmarks/ai_heuristics.py). Over 20 windows of 30 decks the
+# by about 1 in Escoba (benchmarks/ai.py). Over 20 windows of 30 decks the
 # smallest leads seen were 1.8, 0.8 and 0.4, so these samples and margins are safe.
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
 def test_easy_beats_beginner(preset: str) -> None:

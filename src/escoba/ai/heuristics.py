@@ -288,7 +288,7 @@ def drop_cost(
     empty table, which invites a sweep."""
     worth = card_worth(card, weights)
     # Only the cards that decide a category are worth holding back; keeping ordinary cards
-    # measured worse (benchmarks/ai_heuristics.py).
+    # measured worse (benchmarks/ai.py).
     cost = KEEP_WEIGHT * worth if worth >= KEEP_FROM else 0.0
     if rules.capture == "sum15" and not table_before and card.value >= 5:
         cost += HIGH_ON_EMPTY
