@@ -114,6 +114,8 @@ def test_every_coach_message_has_english_and_german_text() -> None:
     from escoba.messages import MESSAGES
 
     for key, texts in MESSAGES.items():
+        if not key.startswith("coach."):
+            continue  # other keys take other parameters (see their own tests)
         assert texts["en"] and texts["de"], key
         assert text(key, "es", points="1.0", best="7d", count=2, total=8, value=7)
 

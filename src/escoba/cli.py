@@ -1,6 +1,6 @@
-"""The ``escoba`` command: ``escoba rules``, ``escoba simulate`` and ``escoba arena``.
+"""The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play`` and ``replay``.
 
-A typer app with one subcommand a job (``play`` and ``serve`` are to come). This module only
+A typer app with one subcommand a job (``serve`` is to come). This module only
 parses arguments and renders with rich; the words come from :mod:`escoba.cheatsheet` and the
 figures from :mod:`escoba.simulate` and :mod:`escoba.arena`.
 
@@ -26,7 +26,9 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from . import __version__
+from .ai import LEVELS
 from .arena import ArenaGame, ArenaResult, play_arena
+from .cards import DECK_STYLES, DeckStyle
 from .cheatsheet import (
     OPTION_MEANINGS,
     PRESET_ORIGINS,
@@ -36,6 +38,7 @@ from .cheatsheet import (
     summary,
 )
 from .errors import EscobaError
+from .messages import LANGUAGES
 from .rules import RULESETS, RuleSet, preset_name
 from .scoring import CATEGORIES
 from .simulate import SimulationSummary, simulate
@@ -550,3 +553,207 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
 def main() -> None:
     """The ``escoba`` console script."""
     app()
+
+
+# -- escoba play and escoba replay ---------------------------------------------------------------
+
+
+def _deck_style(name: str | None) -> DeckStyle | None:
+    if name is None:
+        return None
+    chosen = name.strip().lower()
+    for style in DECK_STYLES:
+        if style == chosen:
+            return style
+    _fail(f"--deck: unknown deck {name!r}; choose one of {', '.join(DECK_STYLES)}")
+
+
+def _language(name: str | None) -> str | None:
+    if name is None:
+        return None
+    chosen = name.strip().lower()
+    if chosen not in LANGUAGES:
+        _fail(f"--language: unknown language {name!r}; choose one of {', '.join(LANGUAGES)}")
+    return chosen
+
+
+@app.command("play")
+def play_command(
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="Plain lines, one number per move: for screen readers and pipes."
+        ),
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the match saved when you last quit.")
+    ] = False,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help="Seed of the deals (default: a random one).", show_default=False
+        ),
+    ] = None,
+    rules_name: Annotated[
+        str,
+        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
+    ] = BASE_PRESET,
+    players: Annotated[
+        int, typer.Option("--players", "-p", help="Seats at the table: 2, 3 or 4.")
+    ] = 2,
+    partnerships: Annotated[
+        bool,
+        typer.Option("--partnerships", help="With 4 players: you and seat 2 against 1 and 3."),
+    ] = False,
+    opponents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            "-o",
+            metavar="LEVEL",
+            help="Computer level: once for every opponent, or once per opponent seat "
+            "(default: medium).",
+            show_default=False,
+        ),
+    ] = None,
+    deck: Annotated[
+        str | None,
+        typer.Option(
+            "--deck",
+            metavar="STYLE",
+            help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
+            show_default=False,
+        ),
+    ] = None,
+    language: Annotated[
+        str | None,
+        typer.Option(
+            "--language",
+            metavar="LANG",
+            help=f"Language of the game's texts: {', '.join(LANGUAGES)} (default: en).",
+            show_default=False,
+        ),
+    ] = None,
+    settings: Settings = None,
+) -> None:
+    """Play a match against the computer: you are seat 0; saved when you quit."""
+    from .play import Session, SessionError, Storage
+
+    style = _deck_style(deck)
+    lang = _language(language)
+    storage = Storage()
+    if resume:
+        try:
+            session = storage.load_current()
+        except (SessionError, OSError) as error:
+            _fail(f"--resume: cannot read {storage.current_path}: {error}")
+        if session is None:
+            _fail(f"--resume: no saved match in {storage.root}")
+        if style is not None:
+            session.deck = style
+        if lang is not None:
+            session.language = lang
+    else:
+        if players not in (2, 3, 4):
+            _fail(f"--players: must be 2, 3 or 4, got {players}")
+        if partnerships and players != 4:
+            _fail(f"--partnerships: needs --players 4, got --players {players}")
+        rules = _rules_from(rules_name.strip().lower(), settings)
+        levels = [name.strip().lower() for name in opponents or ["medium"]]
+        for level in levels:
+            if level not in LEVELS:
+                _fail(f"--opponent: unknown level {level!r}; the levels are {', '.join(LEVELS)}")
+        if len(levels) not in (1, players - 1):
+            _fail(
+                f"--opponent: give one level, or one per opponent ({players - 1}), "
+                f"got {len(levels)}: {' '.join(levels)}"
+            )
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(1_000_000)
+        try:
+            session = Session.new(
+                rules,
+                players=players,
+                partnerships=partnerships,
+                seed=seed,
+                opponents=levels,
+                deck=style or "french",
+                language=lang or "en",
+            )
+        except EscobaError as error:
+            _fail(str(error))
+    if not plain and resume:
+        typer.echo(
+            "Note: the full-screen game cannot resume a match yet; playing in plain mode.", err=True
+        )
+    # Piped input or output gets plain lines: the full-screen game needs a terminal.
+    elif not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from .tui import run_app
+        except ImportError as error:
+            typer.echo(
+                f"Note: the full-screen game is not available ({error}); playing in plain mode.",
+                err=True,
+            )
+        else:
+            game = session.game
+            run_app(
+                rules=game.rules,
+                players=game.players,
+                partnerships=game.partnerships,
+                levels=[level for level in session.levels if level is not None],
+                seed=session.seed,
+                deck_style=session.deck,
+                language=session.language,
+            )
+            return
+    from .play.plain import PlainGame
+
+    raise typer.Exit(PlainGame(session, storage, sys.stdin, sys.stdout, resumed=resume).run())
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="A finished or saved match (escoba play keeps them), or a match record.",
+            show_default=False,
+            dir_okay=False,
+        ),
+    ],
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Plain lines (the only output so far).")
+    ] = False,
+    deck: Annotated[
+        str | None,
+        typer.Option("--deck", metavar="STYLE", help=f"Card names: {', '.join(DECK_STYLES)}."),
+    ] = None,
+    language: Annotated[
+        str | None,
+        typer.Option("--language", metavar="LANG", help=f"One of {', '.join(LANGUAGES)}."),
+    ] = None,
+) -> None:
+    """Show a recorded match hand by hand: every seat's cards, every move, the score pads."""
+    from .play.render import Words
+    from .play.replay import load, replay_lines
+    from .play.session import SessionError
+
+    style = _deck_style(deck)
+    lang = _language(language)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot read {file}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a text file")
+    try:
+        game, levels, person, saved_deck, saved_language = load(text)
+    except SessionError as error:
+        _fail(f"{file}: {error}")
+    words = Words(style or saved_deck, lang or saved_language, game.sides, levels, you=person)
+    for line in replay_lines(game, words):
+        typer.echo(line)

@@ -1,0 +1,199 @@
+"""``escoba play --plain``: the match as plain lines, for screen readers and pipes.
+
+Before each of the person's moves it prints the state and a numbered list of the legal moves
+(numbered from 1, so answering 1 is always legal), then reads one number per line. Anything
+else is refused with a line saying why, and asked again. Computer moves are printed one a
+line; after each hand, the score pad. At the end of input the match is saved; at the end of
+the match the result is printed and the saved match forgotten.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from ..observation import Play
+from ..rules import preset_name
+from .render import Words, capital
+from .session import Played, Session
+from .storage import Storage
+
+__all__ = ["PlainGame", "words_for"]
+
+RECENT = 6
+"""At most this many of the hand's last moves are shown with the state."""
+
+
+def words_for(session: Session) -> Words:
+    return Words(
+        session.deck,
+        session.language,
+        session.game.sides,
+        session.levels,
+        you=session.person,
+    )
+
+
+class PlainGame:
+    """Runs a session on a text input and output until the match ends or the input does."""
+
+    def __init__(
+        self,
+        session: Session,
+        storage: Storage,
+        stdin: TextIO,
+        stdout: TextIO,
+        *,
+        resumed: bool = False,
+    ) -> None:
+        self.session = session
+        self.storage = storage
+        self.stdin = stdin
+        self.stdout = stdout
+        self.words = words_for(session)
+        self.resumed = resumed
+
+    def say(self, line: str = "") -> None:
+        self.stdout.write(line + "\n")
+
+    def run(self) -> int:
+        """Play on; the exit code (0: the match ended or was saved)."""
+        session = self.session
+        self.header()
+        if not any(isinstance(e, Play) for e in session.game.history()):
+            self.opening()
+        try:
+            while not session.is_over():
+                if session.person_to_move():
+                    if not self.person_turn():
+                        return self.save()
+                else:
+                    played = session.advance()
+                    assert played is not None
+                    self.report(played)
+        except KeyboardInterrupt:
+            return self.save()
+        self.finish()
+        return 0
+
+    # -- the parts
+
+    def header(self) -> None:
+        w = self.words
+        game = self.session.game
+        name = preset_name(game.rules) or "custom rules"
+        self.say(w("play.header", rules=name, players=game.players, seed=game.seed, seat=w.you))
+        if game.partnerships:
+            self.say(w("play.partnerships"))
+        for seat, level in enumerate(self.session.levels):
+            if level is not None:
+                self.say(w("play.opponent", seat=seat, level=level))
+        self.say(w("play.target", target=game.rules.target_score))
+        if self.resumed:
+            self.say(w("play.resumed"))
+
+    def opening(self) -> None:
+        """A new hand: who deals, and a redeal or an initial sweep if there was one."""
+        game = self.session.game
+        self.say()
+        self.say(
+            self.words(
+                "play.hand", number=game.hand_number + 1, dealer=self.words.seat(game.dealer)
+            )
+        )
+        for event in game.history():
+            line = self.words.event(event)
+            if line is not None:
+                self.say(line)
+
+    def state(self) -> None:
+        """The person's view: hand number, dealer, scores, table, own hand, the others'
+        card counts, stock, captures and sweeps, the last moves."""
+        w = self.words
+        obs = self.session.observation()
+        self.say()
+        self.say(w("play.hand", number=obs.hand_number + 1, dealer=w.seat(obs.dealer)))
+        self.say(w("play.scores", scores=w.scores(obs.totals)))
+        recent = [e for e in obs.history if isinstance(e, Play)][-RECENT:]
+        if recent:
+            self.say(w("play.last_moves"))
+            for event in recent:
+                self.say("  " + w.played(event.seat, event.move, event.sweep))
+        self.say(w("play.table", cards=w.cards(obs.table)))
+        self.say(w("play.your_hand", cards=w.cards(obs.hand)))
+        for seat, count in enumerate(obs.hand_sizes):
+            if seat != obs.seat:
+                self.say(w("play.hand_size", who=w.seat(seat), count=count))
+        self.say(w("play.stock", count=obs.stock_size))
+        for side, pile in enumerate(obs.captured):
+            self.say(
+                capital(
+                    w("play.captured", side=w.side(side), count=len(pile), sweeps=obs.sweeps[side])
+                )
+            )
+
+    def person_turn(self) -> bool:
+        """Show the state and the moves, read a choice and play it; False at end of input."""
+        w = self.words
+        self.state()
+        moves = self.session.legal_moves()
+        self.say(w("play.your_moves"))
+        for number, move in enumerate(moves, start=1):
+            self.say(f"  {number}. {w.move(move)}")
+        count = len(moves)
+        while True:
+            self.say(w("play.prompt", count=count))
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                return False
+            answer = line.strip()
+            try:
+                number = int(answer)
+            except ValueError:
+                self.say(w("play.not_a_number", text=answer, count=count))
+                continue
+            if not 1 <= number <= count:
+                self.say(w("play.out_of_range", number=number, count=count))
+                continue
+            self.report(self.session.play(moves[number - 1]))
+            return True
+
+    def report(self, played: Played) -> None:
+        w = self.words
+        self.say(w.played(played.seat, played.move, played.sweep))
+        if played.hand_ended:
+            game = self.session.game
+            results = game.results
+            number = played.hand_number
+            totals = [
+                sum(r.points[side] for r in results[: number + 1])
+                for side in range(len(game.sides))
+            ]
+            for line in w.hand_end(number, results[number], totals, w.category_labels()):
+                self.say(line)
+            if not game.is_over():
+                self.opening()
+        self.stdout.flush()
+
+    def save(self) -> int:
+        path = self.storage.save_current(self.session)
+        self.say()
+        self.say(self.words("play.saved", path=path))
+        self.stdout.flush()
+        return 0
+
+    def finish(self) -> None:
+        w = self.words
+        game = self.session.game
+        winner = game.winner
+        assert winner is not None
+        scores = w.scores(game.totals)
+        self.say()
+        if self.session.person in game.sides[winner]:
+            self.say(w("play.you_win", scores=scores))
+        else:
+            self.say(w("play.you_lose", winner=w.side(winner), scores=scores))
+        self.storage.clear_current()
+        path = self.storage.save_finished(self.session)
+        self.say(w("play.kept", path=path))
+        self.stdout.flush()

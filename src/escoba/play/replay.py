@@ -1,0 +1,91 @@
+"""``escoba replay FILE``: a recorded match hand by hand, with every hand shown.
+
+A record holds each hand's deck, so the replay shows what every seat was dealt; then each
+move, and the score pad after each finished hand. The file may be a saved session (from
+``escoba play``) or a bare match record (``Game.record()``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+
+from ..cards import Card, DeckStyle
+from ..errors import RecordError
+from ..game import Game
+from ..observation import Deal
+from ..rules import preset_name
+from .render import Words
+from .session import SESSION_FORMAT, Session, SessionError
+
+__all__ = ["load", "replay_lines"]
+
+
+def load(text: str) -> tuple[Game, Sequence[str | None], int | None, DeckStyle, str]:
+    """The match in a file's text: the game, the levels, the person's seat, deck and language.
+
+    Raises SessionError for text that is neither a saved session nor a record.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SessionError(f"not JSON: {error}") from None
+    if isinstance(data, Mapping) and data.get("format") == SESSION_FORMAT:
+        session = Session.from_json(data)
+        return session.game, session.levels, session.person, session.deck, session.language
+    try:
+        game = Game.from_record(data)
+    except RecordError as error:
+        raise SessionError(str(error)) from None
+    return game, [None] * game.players, None, "french", "en"
+
+
+def _dealt(deck: Sequence[str], players: int, dealer: int, round_: int) -> dict[int, list[Card]]:
+    """The cards each seat got in deal ``round_`` (1 is the deal that opens the hand)."""
+    start = 0 if round_ == 1 else 3 * players + 4 + (round_ - 2) * 3 * players
+    dealt: dict[int, list[Card]] = {}
+    for k in range(players):
+        seat = (dealer + 1 + k) % players
+        dealt[seat] = [Card.parse(t) for t in deck[start + 3 * k : start + 3 * k + 3]]
+    return dealt
+
+
+def replay_lines(game: Game, words: Words) -> Iterator[str]:
+    """The whole match, hand by hand, every hand shown."""
+    w = words
+    record = game.record()
+    name = preset_name(game.rules) or "custom rules"
+    yield w("replay.title", rules=name, players=game.players, seed=game.seed)
+    results = game.results
+    labels = w.category_labels()
+    totals = [0] * len(game.sides)
+    for number, entry in enumerate(record["hands"]):
+        deck: list[str] = entry["deals"][-1]
+        dealer: int = entry["dealer"]
+        yield ""
+        yield w("play.hand", number=number + 1, dealer=w.seat(dealer))
+        for event in game.history(number):
+            if isinstance(event, Deal):
+                dealt = _dealt(deck, game.players, dealer, event.round)
+                hands = "; ".join(
+                    f"{w.seat(seat)}: {w.cards(dealt[seat])}" for seat in range(game.players)
+                )
+                yield w("replay.hands", hands=hands)
+                if event.round == 1:
+                    table = [Card.parse(t) for t in deck[3 * game.players : 3 * game.players + 4]]
+                    yield w("replay.table", cards=w.cards(table))
+                continue
+            line = w.event(event)
+            if line is not None:
+                yield "  " + line
+        if number < len(results):
+            result = results[number]
+            totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+            yield from w.hand_end(number, result, totals, labels)
+        else:
+            yield w("replay.unfinished")
+    yield ""
+    if game.winner is not None:
+        yield w("play.winner", winner=w.side(game.winner), scores=w.scores(game.totals))
+    else:
+        yield w("replay.match_unfinished", scores=w.scores(game.totals))

@@ -1,0 +1,250 @@
+"""A match session: the Game, which seats are people and which are computer players, and
+the saved form of both. A UI drives it; it prints nothing and reads nothing.
+
+Computer players are made afresh for every move, seeded from the session's seed and the
+number of moves played, so a resumed match continues exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from ..ai import LEVELS, make_player
+from ..cards import DECK_STYLES, DeckStyle
+from ..errors import EscobaError, RecordError
+from ..game import PLAYS_PER_HAND, Game
+from ..messages import LANGUAGES
+from ..moves import Move
+from ..observation import Observation, Play
+from ..rules import RuleSet
+
+__all__ = ["SESSION_FORMAT", "SESSION_VERSION", "Played", "Session", "SessionError"]
+
+SESSION_FORMAT: Final = "escoba-session"
+SESSION_VERSION: Final = 1
+
+
+class SessionError(EscobaError):
+    """Bad session settings, or a saved session that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move that was played: by whom, what it took, and whether it ended the hand."""
+
+    seat: int
+    level: str | None
+    """The computer level of the seat, None for a person."""
+    move: Move
+    sweep: bool
+    hand_number: int
+    """The hand it was played in (hands finished before it)."""
+    hand_ended: bool
+    """This move ended the hand (its result is ``game.results[hand_number]``)."""
+
+
+class Session:
+    """One match: a Game and, per seat, a computer level or None for a person."""
+
+    def __init__(
+        self,
+        game: Game,
+        levels: Sequence[str | None],
+        *,
+        person: int = 0,
+        deck: DeckStyle = "french",
+        language: str = "en",
+        seed: int = 0,
+    ) -> None:
+        if len(levels) != game.players:
+            raise SessionError(f"give one level per seat: {game.players} seats, {len(levels)}")
+        for level in levels:
+            if level is not None and level not in LEVELS:
+                raise SessionError(
+                    f"unknown player level {level!r}; the levels are {', '.join(LEVELS)}"
+                )
+        if not 0 <= person < game.players or levels[person] is not None:
+            raise SessionError(f"seat {person} must be a seat played by a person")
+        if deck not in DECK_STYLES:
+            raise SessionError(f"unknown deck {deck!r}; choose one of {', '.join(DECK_STYLES)}")
+        if language not in LANGUAGES:
+            raise SessionError(
+                f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}"
+            )
+        self.game = game
+        self.levels: tuple[str | None, ...] = tuple(levels)
+        self.person = person
+        self.deck: DeckStyle = deck
+        self.language = language
+        self.seed = seed
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        *,
+        players: int = 2,
+        partnerships: bool = False,
+        seed: int = 0,
+        opponents: Sequence[str] = ("medium",),
+        person: int = 0,
+        deck: DeckStyle = "french",
+        language: str = "en",
+    ) -> Session:
+        """A new match: the person at ``person``, the other seats computer players.
+
+        ``opponents`` gives one level for every other seat, or one level for all of them.
+        """
+        others = players - 1
+        if len(opponents) == 1:
+            chosen = list(opponents) * others
+        elif len(opponents) == others:
+            chosen = list(opponents)
+        else:
+            raise SessionError(
+                f"give one opponent level, or one per computer seat ({others}), "
+                f"got {len(opponents)}: {' '.join(opponents)}"
+            )
+        levels: list[str | None] = list(chosen)
+        levels.insert(person, None)
+        game = Game(rules, players, partnerships, seed=seed)
+        return cls(game, levels, person=person, deck=deck, language=language, seed=seed)
+
+    # -- whose turn
+
+    @property
+    def to_move(self) -> int | None:
+        return self.game.to_move
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
+
+    def is_person(self, seat: int) -> bool:
+        return self.levels[seat] is None
+
+    def person_to_move(self) -> bool:
+        seat = self.game.to_move
+        return seat is not None and self.is_person(seat)
+
+    def observation(self, seat: int | None = None) -> Observation:
+        """What the person (or another person's ``seat``) may see."""
+        seat = self.person if seat is None else seat
+        if not self.is_person(seat):
+            raise SessionError(f"seat {seat} is a computer player: its view is not shown")
+        return self.game.observation(seat)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the person to move (empty when a computer seat or nobody is to move)."""
+        return self.game.legal_moves() if self.person_to_move() else []
+
+    # -- moves
+
+    def play(self, move: Move | str) -> Played:
+        """Play the person's move; an illegal one raises IllegalMoveError and changes nothing."""
+        if not self.person_to_move():
+            raise SessionError("it is not a person's turn")
+        return self._play(move)
+
+    def advance(self) -> Played | None:
+        """Play one move of the computer seat to move; None if a person or nobody is to move."""
+        seat = self.game.to_move
+        if seat is None or self.is_person(seat):
+            return None
+        level = self.levels[seat]
+        assert level is not None
+        player = make_player(level, self._player_seed(seat))
+        move = player.choose(self.game.observation(seat), self.game.legal_moves())
+        return self._play(move)
+
+    def _player_seed(self, seat: int) -> int:
+        game = self.game
+        played = game.hand_number * PLAYS_PER_HAND + sum(
+            isinstance(event, Play) for event in game.history()
+        )
+        return (self.seed * 1_000_003 + played * 7 + seat) & 0x7FFFFFFF
+
+    def _play(self, move: Move | str) -> Played:
+        game = self.game
+        seat = game.to_move
+        assert seat is not None
+        number = game.hand_number
+        game.play(move)
+        ended = game.is_over() or game.hand_number != number
+        last = [e for e in game.history(number) if isinstance(e, Play)][-1]
+        return Played(
+            seat=seat,
+            level=self.levels[seat],
+            move=last.move,
+            sweep=last.sweep,
+            hand_number=number,
+            hand_ended=ended,
+        )
+
+    # -- saving
+
+    def to_json(self) -> dict[str, Any]:
+        """The session as JSON-able data: the match record and the settings."""
+        return {
+            "format": SESSION_FORMAT,
+            "version": SESSION_VERSION,
+            "levels": list(self.levels),
+            "person": self.person,
+            "deck": self.deck,
+            "language": self.language,
+            "seed": self.seed,
+            "record": self.game.record(),
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Session:
+        """Rebuild a session; bad data raises SessionError."""
+        if not isinstance(data, Mapping):
+            raise SessionError("a saved session must be a JSON object")
+        if data.get("format") != SESSION_FORMAT or data.get("version") != SESSION_VERSION:
+            raise SessionError(
+                f"not an {SESSION_FORMAT} version {SESSION_VERSION}: "
+                f"format={data.get('format')!r}, version={data.get('version')!r}"
+            )
+        levels = data.get("levels")
+        person = data.get("person")
+        deck = data.get("deck")
+        language = data.get("language")
+        seed = data.get("seed")
+        if not isinstance(levels, list) or not all(
+            level is None or isinstance(level, str) for level in levels
+        ):
+            raise SessionError("levels: must list a level or null per seat")
+        for name, value, kind in (
+            ("person", person, int),
+            ("deck", deck, str),
+            ("language", language, str),
+            ("seed", seed, int),
+        ):
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise SessionError(f"{name}: bad value {value!r}")
+        try:
+            game = Game.from_record(data.get("record", {}))
+        except RecordError as error:
+            raise SessionError(f"record: {error}") from None
+        return cls(
+            game,
+            levels,
+            person=cast(int, person),
+            deck=cast(DeckStyle, deck),
+            language=cast(str, language),
+            seed=cast(int, seed),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> Session:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise SessionError(f"not JSON: {error}") from None
+        return cls.from_json(data)

@@ -1,0 +1,409 @@
+"""The full-screen game: a person at seat 0 against computer players.
+
+The screen is drawn only from ``game.observation(0)``: the other seats' cards are never
+looked at, except by the computer players themselves through their own observations.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.timer import Timer
+from textual.widgets import Static
+
+from ..ai import Player, make_player
+from ..ai.coach import Coach
+from ..cards import Card, DeckStyle
+from ..cheatsheet import cheat_sheet_lines
+from ..errors import IllegalMoveError
+from ..game import Game
+from ..moves import Move
+from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from ..rules import RuleSet
+from .texts import t
+from .widgets import (
+    CheatSheetScreen,
+    Choice,
+    ScorePadScreen,
+    card_text,
+    cards_text,
+    plain_text,
+)
+
+__all__ = ["EscobaApp"]
+
+HAND_SLOTS = 3
+CHOICE_SLOTS = 12
+LOG_LINES = 4
+
+
+def _seat_seed(seed: int | str, seat: int) -> int:
+    return zlib.crc32(f"{seed}:seat:{seat}".encode())
+
+
+class EscobaApp(App[None]):
+    """One match of Escoba, Scopa or Escova in the terminal; the person plays seat 0."""
+
+    TITLE = "escoba"
+    CSS = """
+    Screen { layout: vertical; padding: 0 1; }
+    #status { text-style: bold; }
+    .label { color: $text-muted; }
+    #table-cards { min-height: 1; margin-bottom: 1; }
+    #hand { height: 1; }
+    #hand > Static { width: auto; margin-right: 3; }
+    #choices { height: auto; max-height: 6; }
+    #message { color: $warning; min-height: 1; }
+    #log { height: auto; margin-top: 1; color: $text; }
+    #keys { dock: bottom; color: $text-muted; }
+    Choice:hover { background: $boost; }
+    """
+    BINDINGS = [  # noqa: RUF012 (Textual's declared class attribute)
+        Binding("s", "score_pad", "score pad", show=False),
+        Binding("r", "rules", "rules", show=False),
+        Binding("h", "hint", "hint", show=False),
+        Binding("q", "quit", "quit", show=False),
+        Binding("escape", "cancel", "cancel", show=False),
+    ]
+
+    def __init__(
+        self,
+        *,
+        rules: RuleSet,
+        players: int = 2,
+        partnerships: bool = False,
+        levels: Sequence[str] = ("medium",),
+        seed: int | str = 0,
+        deck_style: DeckStyle = "french",
+        language: str = "en",
+        pace: float = 0.8,
+    ) -> None:
+        super().__init__()
+        self.game = Game(rules, players, partnerships, seed=seed)
+        self.rules = rules
+        wanted = list(levels) or ["medium"]
+        self.levels = [wanted[min(i, len(wanted) - 1)] for i in range(players - 1)]
+        self.computers: dict[int, Player] = {
+            seat: make_player(self.levels[seat - 1], _seat_seed(seed, seat))
+            for seat in range(1, players)
+        }
+        self.deck_style: DeckStyle = deck_style
+        self.language = language
+        self.pace = pace
+        self.coach = Coach(seed=_seat_seed(seed, 0))
+        self.observation: Observation = self.game.observation(0)
+        self.choosing: list[Move] = []
+        self.message = ""
+        self._hands_seen = 0
+        self._paused = False
+        self._timer: Timer | None = None
+        self._scheduled = False
+
+    # -- names and texts
+
+    def tr(self, key: str, **params: object) -> str:
+        return t(key, self.language, **params)
+
+    def seat_name(self, seat: int) -> str:
+        if seat == 0:
+            return self.tr("you")
+        return self.tr("seat_level", seat=seat, level=self.levels[seat - 1])
+
+    def short_seat_name(self, seat: int) -> str:
+        return self.tr("you") if seat == 0 else self.tr("seat", seat=seat)
+
+    def side_names(self) -> list[str]:
+        return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]
+
+    def card(self, card: Card) -> Text:
+        return card_text(card, self.deck_style, self.language)
+
+    def cards(self, cards: Sequence[Card] | frozenset[Card], sep: str = " + ") -> Text:
+        return cards_text(sorted(cards), self.deck_style, self.language, sep)
+
+    def move_text(self, seat: int, move: Move, sweep: bool = False) -> Text:
+        name = self.short_seat_name(seat)
+        # The person's own moves take the second person's verb forms ("You drop").
+        mine = "_you" if seat == 0 else ""
+        if move.is_capture:
+            line = self._fill(
+                "played_take" + mine,
+                name=Text(name),
+                card=self.card(move.card),
+                cards=self.cards(move.captures),
+            )
+        else:
+            line = self._fill("played_drop" + mine, name=Text(name), card=self.card(move.card))
+        if sweep:
+            line.append(self.tr("sweep"), style="bold magenta")
+        return line
+
+    def _fill(self, key: str, **parts: Text) -> Text:
+        """A text with coloured parts put in place of its {placeholders}."""
+        template = self.tr(key, **{name: "\0" + name + "\0" for name in parts})
+        out = Text()
+        for index, piece in enumerate(template.split("\0")):
+            out.append_text(parts[piece]) if index % 2 else out.append(piece)
+        return out
+
+    # -- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status", markup=False)
+        yield Static(id="seats", markup=False)
+        yield Static(id="sides", markup=False)
+        yield Static(id="table-cards", markup=False)
+        with Horizontal(id="hand"):
+            yield Static(self.tr("your_hand") + ":", classes="label", markup=False)
+            for number in range(1, HAND_SLOTS + 1):
+                yield Choice("card", number, id=f"hand-{number}")
+        with Vertical(id="choices"):
+            for number in range(1, CHOICE_SLOTS + 1):
+                yield Choice("set", number, id=f"choice-{number}")
+        yield Static(id="message", markup=False)
+        yield Static(id="log", markup=False)
+        yield Static(self.tr("keys"), id="keys", markup=False)
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+        self.advance()
+
+    def refresh_view(self) -> None:
+        """Redraw everything from seat 0's observation."""
+        obs = self.observation = self.game.observation(0)
+        game = self.game
+        totals = "  ".join(
+            f"{name} {points}" for name, points in zip(self.side_names(), obs.totals, strict=True)
+        )
+        if obs.winner is not None:
+            turn = self.tr("winner", name=self.side_names()[obs.winner])
+        elif obs.to_move == 0:
+            turn = self.tr("your_turn")
+        else:
+            turn = self.tr("their_turn", name=self.seat_name(obs.to_move or 0))
+        status = (
+            f"{self.tr('hand_no', n=obs.hand_number + 1)} · {turn} · "
+            f"{self.tr('totals', target=self.rules.target_score)}: {totals}"
+        )
+        self.query_one("#status", Static).update(Text(status))
+        seats = [
+            self.tr("cards_held", name=self.seat_name(seat), n=obs.hand_sizes[seat])
+            for seat in range(1, game.players)
+        ]
+        seats.append(self.tr("stock", n=obs.stock_size))
+        seats.append(self.tr("dealer", name=self.short_seat_name(obs.dealer)))
+        self.query_one("#seats", Static).update(Text(" · ".join(seats)))
+        sides = [
+            self.tr("captured", name=name, cards=len(pile), sweeps=sweeps)
+            for name, pile, sweeps in zip(self.side_names(), obs.captured, obs.sweeps, strict=True)
+        ]
+        self.query_one("#sides", Static).update(Text(" · ".join(sides)))
+        table = Text(self.tr("table") + ": ", style="dim")
+        table.append_text(self.cards(obs.table, sep="   ") if obs.table else Text(self.tr("empty")))
+        self.query_one("#table-cards", Static).update(table)
+        for number in range(1, HAND_SLOTS + 1):
+            slot = self.query_one(f"#hand-{number}", Choice)
+            if number <= len(obs.hand):
+                line = Text(f"[{number}] ", style="bold")
+                line.append_text(self.card(obs.hand[number - 1]))
+                slot.update(line)
+                slot.display = True
+            else:
+                slot.update("")
+                slot.display = False
+        self._show_choices()
+        self.query_one("#message", Static).update(Text(self.message))
+        self.query_one("#log", Static).update(self._log_text(obs.history))
+
+    def _show_choices(self) -> None:
+        for number in range(1, CHOICE_SLOTS + 1):
+            slot = self.query_one(f"#choice-{number}", Choice)
+            if number <= len(self.choosing):
+                move = self.choosing[number - 1]
+                line = Text(f"  [{number}] ", style="bold")
+                if move.is_capture:
+                    line.append_text(self._fill("take_option", cards=self.cards(move.captures)))
+                else:
+                    line.append_text(self._fill("drop_option", card=self.card(move.card)))
+                slot.update(line)
+                slot.display = True
+            else:
+                slot.update("")
+                slot.display = False
+
+    def _log_text(self, history: Sequence[Event]) -> Text:
+        lines: list[Text] = []
+        for event in history:
+            if isinstance(event, Play):
+                lines.append(self.move_text(event.seat, event.move, event.sweep))
+            elif isinstance(event, Deal):
+                lines.append(Text(self.tr("deal", round=event.round), style="dim"))
+            elif isinstance(event, InitialSweep):
+                name = self.short_seat_name(event.dealer)
+                lines.append(Text(self.tr("initial_sweep", name=name, n=event.sweeps)))
+            elif isinstance(event, Redeal):
+                lines.append(Text(self.tr("redeal"), style="dim"))
+        return Text("\n").join(lines[-LOG_LINES:])
+
+    def screen_text(self) -> str:
+        """Every text the current screen shows (for tests and checks)."""
+        return "\n".join(plain_text(w) for w in self.screen.query(Static))
+
+    # -- the flow of play
+
+    def advance(self) -> None:
+        """Schedule the next computer move, if it is a computer's turn."""
+        if self._paused or self._timer is not None or self._scheduled or self.game.is_over():
+            return
+        if self.game.to_move not in (None, 0):
+            if self.pace > 0:
+                self._timer = self.set_timer(self.pace, self._computer_move)
+            else:
+                self._scheduled = True
+                self.call_later(self._computer_move)
+
+    def _computer_move(self) -> None:
+        self._timer = None
+        self._scheduled = False
+        seat = self.game.to_move
+        if self._paused or seat is None or seat == 0:
+            return
+        observation = self.game.observation(seat)
+        move = self.computers[seat].choose(observation, observation.legal_moves)
+        self._play(move)
+
+    def _play(self, move: Move) -> None:
+        self.game.play(move)
+        self.choosing = []
+        self.refresh_view()
+        if len(self.game.results) > self._hands_seen:
+            self._hands_seen = len(self.game.results)
+            self._paused = True
+            self._open_score_pad(resume=True)
+        else:
+            self.advance()
+
+    def _resume(self, _: None = None) -> None:
+        self._paused = False
+        if self.game.is_over():
+            self.message = self.tr("match_over")
+            self.refresh_view()
+        self.advance()
+
+    def _say(self, message: str) -> None:
+        self.message = message
+        self.query_one("#message", Static).update(Text(message))
+
+    def pick(self, number: int) -> None:
+        """The person pressed or clicked ``number``: a card of the hand, or a set to take."""
+        obs = self.observation
+        if self.game.is_over():
+            self._say(self.tr("match_over"))
+            return
+        if obs.to_move != 0:
+            self._say(self.tr("not_your_turn"))
+            return
+        if self.choosing:
+            if not 1 <= number <= len(self.choosing):
+                self._say(self.tr("no_set", n=number, count=len(self.choosing)))
+                return
+            self.message = ""
+            self._play(self.choosing[number - 1])
+            return
+        if not 1 <= number <= len(obs.hand):
+            self._say(self.tr("no_card", n=number, count=len(obs.hand)))
+            return
+        card = obs.hand[number - 1]
+        options = [move for move in obs.legal_moves if move.card == card]
+        name = self.card(card).plain
+        if not options:
+            self._say(self.tr("must_take", card=name))
+            return
+        if len(options) == 1:
+            self.message = ""
+            self._play(options[0])
+            return
+        self.choosing = sorted(options, key=lambda m: (not m.is_capture, str(m)))
+        self.message = self.tr("choose_set", card=name)
+        self.refresh_view()
+
+    def try_move(self, move: Move | str) -> None:
+        """Play a move given in full; an illegal one is explained, never played."""
+        if self.game.to_move != 0:
+            self._say(self.tr("not_your_turn"))
+            return
+        try:
+            parsed = move if isinstance(move, Move) else Move.parse(move)
+            if parsed not in self.observation.legal_moves:
+                self.game.play(parsed)  # raises with the reason
+        except (IllegalMoveError, ValueError) as error:
+            self._say(self.tr("illegal", reason=str(error)))
+            return
+        self._play(parsed)
+
+    # -- input
+
+    def on_key(self, event: Key) -> None:
+        if self.modal_open:
+            return
+        if event.character is not None and event.character.isdigit():
+            event.stop()
+            self.pick(int(event.character) or 10)
+
+    def on_choice_picked(self, message: Choice.Picked) -> None:
+        if message.kind == "card" and self.choosing:
+            self.choosing = []
+            self.message = ""
+            self.refresh_view()
+        self.pick(message.number)
+
+    def action_cancel(self) -> None:
+        if self.choosing:
+            self.choosing = []
+            self.message = ""
+            self.refresh_view()
+
+    @property
+    def modal_open(self) -> bool:
+        return len(self.screen_stack) > 1
+
+    def _open_score_pad(self, resume: bool = False) -> None:
+        footer = ""
+        if self.game.winner is not None:
+            footer = self.tr("winner", name=self.side_names()[self.game.winner])
+        screen = ScorePadScreen(
+            self.game.results, self.side_names(), self.rules, self.language, footer
+        )
+        self.push_screen(screen, callback=self._resume if resume else None)
+
+    def action_score_pad(self) -> None:
+        if not self.modal_open:
+            self._open_score_pad()
+
+    def action_rules(self) -> None:
+        if self.modal_open:
+            return
+        self.push_screen(CheatSheetScreen(cheat_sheet_lines(self.rules), self.language))
+
+    def action_hint(self) -> None:
+        if self.modal_open:
+            return
+        obs = self.observation
+        if obs.to_move != 0 or not obs.legal_moves:
+            self._say(self.tr("hint_wait"))
+            return
+        best = self.coach.advise(obs).best
+        move = best.move
+        if move.is_capture:
+            shown = self._fill("take_option", cards=self.cards(move.captures))
+            shown = self.card(move.card) + Text(": ") + shown
+        else:
+            shown = self._fill("drop_option", card=self.card(move.card))
+        coach_language = self.language if self.language in ("en", "de", "es", "it") else "en"
+        self._say(self.tr("hint", move=shown.plain, why=best.text(coach_language)))

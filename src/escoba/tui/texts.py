@@ -1,0 +1,233 @@
+"""The terminal UI's own strings: message keys and their texts in en, de, es and it.
+
+A language without a text for a key falls back to English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+__all__ = ["TEXTS", "UI_LANGUAGES", "t"]
+
+UI_LANGUAGES: Final = ("en", "de", "es", "it")
+
+TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
+    "you": {"en": "You", "de": "Du", "es": "Tú", "it": "Tu"},
+    "seat": {
+        "en": "Seat {seat}",
+        "de": "Platz {seat}",
+        "es": "Puesto {seat}",
+        "it": "Posto {seat}",
+    },
+    "seat_level": {
+        "en": "Seat {seat} ({level})",
+        "de": "Platz {seat} ({level})",
+        "es": "Puesto {seat} ({level})",
+        "it": "Posto {seat} ({level})",
+    },
+    "cards_held": {
+        "en": "{name}: {n} cards",
+        "de": "{name}: {n} Karten",
+        "es": "{name}: {n} cartas",
+        "it": "{name}: {n} carte",
+    },
+    "stock": {"en": "Stock: {n}", "de": "Stapel: {n}", "es": "Mazo: {n}", "it": "Mazzo: {n}"},
+    "dealer": {
+        "en": "Dealer: {name}",
+        "de": "Geber: {name}",
+        "es": "Reparte: {name}",
+        "it": "Mazziere: {name}",
+    },
+    "captured": {
+        "en": "{name}: {cards} taken, {sweeps} sweeps",
+        "de": "{name}: {cards} genommen, {sweeps} Escobas",
+        "es": "{name}: {cards} cogidas, {sweeps} escobas",
+        "it": "{name}: {cards} prese, {sweeps} scope",
+    },
+    "hand_no": {"en": "Hand {n}", "de": "Runde {n}", "es": "Mano {n}", "it": "Mano {n}"},
+    "totals": {
+        "en": "Score (to {target})",
+        "de": "Stand (bis {target})",
+        "es": "Tanteo (a {target})",
+        "it": "Punti (a {target})",
+    },
+    "your_turn": {"en": "Your turn", "de": "Du bist dran", "es": "Te toca", "it": "Tocca a te"},
+    "their_turn": {
+        "en": "{name} to play",
+        "de": "{name} ist dran",
+        "es": "Juega {name}",
+        "it": "Gioca {name}",
+    },
+    "winner": {
+        "en": "Match over: {name} won",
+        "de": "Partie vorbei: {name} gewinnt",
+        "es": "Partida terminada: gana {name}",
+        "it": "Partita finita: vince {name}",
+    },
+    "table": {"en": "Table", "de": "Tisch", "es": "Mesa", "it": "Tavolo"},
+    "empty": {"en": "(empty)", "de": "(leer)", "es": "(vacía)", "it": "(vuoto)"},
+    "your_hand": {"en": "Your hand", "de": "Deine Karten", "es": "Tu mano", "it": "La tua mano"},
+    "choose_set": {
+        "en": "{card} can take more than one set: pick one (number or click, Esc to cancel)",
+        "de": "{card} kann mehrere Sätze nehmen: wähle einen (Zahl oder Klick, Esc bricht ab)",
+        "es": "{card} puede coger varias combinaciones: elige una (número o clic, Esc cancela)",
+        "it": "{card} può prendere più combinazioni: scegline una (numero o clic, Esc annulla)",
+    },
+    "drop_option": {
+        "en": "drop {card} on the table",
+        "de": "{card} auf den Tisch legen",
+        "es": "dejar {card} en la mesa",
+        "it": "calare {card} sul tavolo",
+    },
+    "take_option": {
+        "en": "take {cards}",
+        "de": "nimm {cards}",
+        "es": "coger {cards}",
+        "it": "prendi {cards}",
+    },
+    "no_card": {
+        "en": "There is no card {n} in your hand (you hold {count}).",
+        "de": "Du hast keine Karte {n} (du hältst {count}).",
+        "es": "No tienes carta {n} (tienes {count}).",
+        "it": "Non hai la carta {n} (ne hai {count}).",
+    },
+    "no_set": {
+        "en": "There is no choice {n}: pick 1 to {count}.",
+        "de": "Es gibt keine Wahl {n}: wähle 1 bis {count}.",
+        "es": "No hay opción {n}: elige de 1 a {count}.",
+        "it": "Non c'è la scelta {n}: scegli da 1 a {count}.",
+    },
+    "not_your_turn": {
+        "en": "Wait: it is not your turn.",
+        "de": "Warte: du bist nicht dran.",
+        "es": "Espera: no es tu turno.",
+        "it": "Aspetta: non è il tuo turno.",
+    },
+    "illegal": {
+        "en": "Not allowed: {reason}",
+        "de": "Nicht erlaubt: {reason}",
+        "es": "No permitido: {reason}",
+        "it": "Non consentito: {reason}",
+    },
+    "must_take": {
+        "en": "{card} cannot be played: a card that can take must take, and {card} takes nothing "
+        "while another card of yours can.",
+        "de": "{card} geht nicht: wer nehmen kann, muss nehmen, und {card} nimmt nichts, "
+        "eine andere deiner Karten aber schon.",
+        "es": "{card} no vale: quien puede coger debe coger, y {card} no coge nada "
+        "pero otra carta tuya sí.",
+        "it": "{card} non si può giocare: chi può prendere deve prendere, e {card} non prende "
+        "nulla mentre un'altra tua carta sì.",
+    },
+    "match_over": {
+        "en": "The match is over: press q to quit, s for the score pad.",
+        "de": "Die Partie ist vorbei: q beendet, s zeigt den Spielzettel.",
+        "es": "La partida ha terminado: q para salir, s para el tanteo.",
+        "it": "La partita è finita: q per uscire, s per il segnapunti.",
+    },
+    "played_drop": {
+        "en": "{name} drops {card}",
+        "de": "{name} legt {card} ab",
+        "es": "{name} deja {card}",
+        "it": "{name} cala {card}",
+    },
+    "played_take": {
+        "en": "{name} plays {card}, takes {cards}",
+        "de": "{name} spielt {card}, nimmt {cards}",
+        "es": "{name} juega {card}, coge {cards}",
+        "it": "{name} gioca {card}, prende {cards}",
+    },
+    "played_drop_you": {
+        "en": "{name} drop {card}",
+        "de": "{name} legst {card} ab",
+        "es": "{name} dejas {card}",
+        "it": "{name} cali {card}",
+    },
+    "played_take_you": {
+        "en": "{name} play {card}, take {cards}",
+        "de": "{name} spielst {card}, nimmst {cards}",
+        "es": "{name} juegas {card}, coges {cards}",
+        "it": "{name} giochi {card}, prendi {cards}",
+    },
+    "sweep": {"en": " (sweep!)", "de": " (Escoba!)", "es": " (¡escoba!)", "it": " (scopa!)"},
+    "deal": {
+        "en": "Deal {round}",
+        "de": "Austeilen {round}",
+        "es": "Reparto {round}",
+        "it": "Distribuzione {round}",
+    },
+    "initial_sweep": {
+        "en": "{name} takes the first table for {n} sweep(s)",
+        "de": "{name} nimmt den ersten Tisch: {n} Escoba(s)",
+        "es": "{name} se lleva la mesa inicial: {n} escoba(s)",
+        "it": "{name} prende il tavolo iniziale: {n} scopa/e",
+    },
+    "redeal": {
+        "en": "Three kings on the table: dealt again",
+        "de": "Drei Könige auf dem Tisch: neu gegeben",
+        "es": "Tres reyes en la mesa: se reparte de nuevo",
+        "it": "Tre re sul tavolo: si ridà",
+    },
+    "hint": {
+        "en": "Hint: {move}. {why}",
+        "de": "Tipp: {move}. {why}",
+        "es": "Consejo: {move}. {why}",
+        "it": "Consiglio: {move}. {why}",
+    },
+    "hint_wait": {
+        "en": "Hints are for your turn.",
+        "de": "Tipps gibt es, wenn du dran bist.",
+        "es": "Los consejos son para tu turno.",
+        "it": "I consigli sono per il tuo turno.",
+    },
+    "keys": {
+        "en": "1-9 play/pick · s score pad · r rules · h hint · q quit",
+        "de": "1-9 spielen/wählen · s Spielzettel · r Regeln · h Tipp · q Ende",
+        "es": "1-9 jugar/elegir · s tanteo · r reglas · h consejo · q salir",
+        "it": "1-9 gioca/scegli · s segnapunti · r regole · h consiglio · q esci",
+    },
+    "score_pad": {"en": "Score pad", "de": "Spielzettel", "es": "Tanteo", "it": "Segnapunti"},
+    "no_hands": {
+        "en": "No hand finished yet.",
+        "de": "Noch keine Runde beendet.",
+        "es": "Aún no ha terminado ninguna mano.",
+        "it": "Nessuna mano ancora finita.",
+    },
+    "cat.cards": {"en": "Most cards", "de": "Meiste Karten", "es": "Más cartas", "it": "Carte"},
+    "cat.coins": {"en": "Most coins", "de": "Meiste Karo", "es": "Más oros", "it": "Denari"},
+    "cat.seven_of_coins": {
+        "en": "Seven of coins",
+        "de": "Karo-7",
+        "es": "Siete de oros",
+        "it": "Settebello",
+    },
+    "cat.sevens": {
+        "en": "Sevens ({label})",
+        "de": "Siebener ({label})",
+        "es": "Sietes ({label})",
+        "it": "Sette ({label})",
+    },
+    "cat.all_sevens": {
+        "en": "All four sevens",
+        "de": "Alle vier Siebener",
+        "es": "Los cuatro sietes",
+        "it": "Tutti i sette",
+    },
+    "cat.sweeps": {"en": "Sweeps", "de": "Escobas", "es": "Escobas", "it": "Scope"},
+    "hand_points": {"en": "Hand", "de": "Runde", "es": "Mano", "it": "Mano"},
+    "running": {"en": "Total", "de": "Gesamt", "es": "Total", "it": "Totale"},
+    "rules_title": {"en": "Rules", "de": "Regeln", "es": "Reglas", "it": "Regole"},
+    "close": {
+        "en": "Esc, Enter or the key again closes",
+        "de": "Esc, Enter oder dieselbe Taste schließt",
+        "es": "Esc, Intro o la misma tecla cierra",
+        "it": "Esc, Invio o lo stesso tasto chiude",
+    },
+}
+
+
+def t(key: str, language: str = "en", **params: object) -> str:
+    """The text of ``key`` in ``language`` (English where there is none), filled in."""
+    texts = TEXTS[key]
+    return texts.get(language, texts["en"]).format(**params)

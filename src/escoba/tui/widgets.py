@@ -1,0 +1,184 @@
+"""Pieces of the terminal UI: coloured card names, clickable choices and the modal screens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Click
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..cards import Card, DeckStyle, Suit, card_name
+from ..cheatsheet import sevens_label
+from ..rules import RuleSet
+from ..scoring import CATEGORIES, HandResult
+from .texts import t
+
+__all__ = [
+    "SUIT_COLOURS",
+    "CheatSheetScreen",
+    "Choice",
+    "ScorePadScreen",
+    "card_text",
+    "cards_text",
+    "plain_text",
+]
+
+SUIT_COLOURS: dict[Suit, str] = {
+    Suit.COINS: "bold yellow",
+    Suit.CUPS: "bold red",
+    Suit.SWORDS: "bold cyan",
+    Suit.CLUBS: "bold green",
+}
+
+
+def card_text(card: Card, style: DeckStyle, language: str) -> Text:
+    """A card's name in the deck style, coloured by its suit."""
+    return Text(card_name(card, style, language), style=SUIT_COLOURS[card.suit])
+
+
+def cards_text(cards: Iterable[Card], style: DeckStyle, language: str, sep: str = "  ") -> Text:
+    """Several cards, coloured, separated by ``sep``."""
+    return Text(sep).join(card_text(card, style, language) for card in cards)
+
+
+def plain_text(widget: Static) -> str:
+    """The text a Static shows, without styles (for tests and screen checks)."""
+    content = widget.content
+    if isinstance(content, Text):
+        return content.plain
+    return str(content)
+
+
+class Choice(Static):
+    """A numbered, clickable line: a card of the hand or a set of cards to take."""
+
+    class Picked(Message):
+        """The person clicked a choice."""
+
+        def __init__(self, kind: str, number: int) -> None:
+            super().__init__()
+            self.kind = kind
+            self.number = number
+
+    def __init__(self, kind: str, number: int, *, id: str | None = None) -> None:
+        super().__init__("", id=id, classes=f"choice {kind}")
+        self.kind = kind
+        self.number = number
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Picked(self.kind, self.number))
+
+
+class _Modal(ModalScreen[None]):
+    """A modal that closes on Escape, Enter, q or its own key."""
+
+    BINDINGS = [  # noqa: RUF012 (Textual's declared class attribute)
+        Binding("escape", "close", show=False),
+        Binding("enter", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    _Modal { align: center middle; }
+    _Modal > Vertical {
+        width: 78; height: auto; max-height: 22; border: round $accent;
+        background: $surface; padding: 0 1;
+    }
+    _Modal VerticalScroll { height: auto; max-height: 18; }
+    _Modal .title { text-style: bold; }
+    _Modal .help { color: $text-muted; }
+    """
+
+    def __init__(self, title: str, body: Sequence[Static], help_text: str) -> None:
+        super().__init__()
+        self._title = title
+        self._body = body
+        self._help = help_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._title, classes="title", markup=False)
+            with VerticalScroll():
+                yield from self._body
+            yield Static(self._help, classes="help", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def _category_label(category: str, rules: RuleSet, language: str) -> str:
+    if category == "sevens":
+        return t("cat.sevens", language, label=sevens_label(rules))
+    return t(f"cat.{category}", language)
+
+
+def score_tables(
+    results: Sequence[HandResult], side_names: Sequence[str], rules: RuleSet, language: str
+) -> list[Table]:
+    """One table per finished hand: every category per side, the hand's points, the totals."""
+    tables: list[Table] = []
+    running = [0] * len(side_names)
+    for number, result in enumerate(results, start=1):
+        table = Table(title=t("hand_no", language, n=number), title_justify="left", expand=False)
+        table.add_column("")
+        for name in side_names:
+            table.add_column(name, justify="right")
+        for category in CATEGORIES:
+            values = result.breakdown.get(category, (0,) * len(side_names))
+            table.add_row(_category_label(category, rules, language), *map(str, values))
+        for side, points in enumerate(result.points):
+            running[side] += points
+        table.add_row(
+            Text(t("hand_points", language), style="bold"),
+            *(Text(str(p), style="bold") for p in result.points),
+        )
+        table.add_row(
+            Text(t("running", language), style="bold reverse"),
+            *(Text(str(p), style="bold reverse") for p in running),
+        )
+        tables.append(table)
+    return tables
+
+
+class ScorePadScreen(_Modal):
+    """Every scoring category per side for each finished hand, and the running totals."""
+
+    BINDINGS = [Binding("s", "close", show=False)]  # noqa: RUF012
+
+    def __init__(
+        self,
+        results: Sequence[HandResult],
+        side_names: Sequence[str],
+        rules: RuleSet,
+        language: str,
+        footer: str = "",
+    ) -> None:
+        tables = score_tables(results, side_names, rules, language)
+        body: list[Static] = [Static(table, classes="hand-score") for table in tables]
+        if not body:
+            body.append(Static(t("no_hands", language), markup=False))
+        if footer:
+            body.append(Static(Text(footer, style="bold"), id="score-footer"))
+        super().__init__(t("score_pad", language), body, t("close", language))
+        self.results = tuple(results)
+
+
+class CheatSheetScreen(_Modal):
+    """The rules cheat sheet of the match's rule set."""
+
+    BINDINGS = [Binding("r", "close", show=False)]  # noqa: RUF012
+
+    def __init__(self, lines: Sequence[str], language: str) -> None:
+        body = [Static(Text("\n".join(lines)), id="cheat-sheet")]
+        super().__init__(t("rules_title", language), body, t("close", language))

@@ -1,0 +1,301 @@
+"""``escoba play --plain`` and ``escoba replay``, and the session and storage behind them."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from escoba import RULESETS, Card
+from escoba.cli import app
+from escoba.messages import LANGUAGES, MESSAGES, text
+from escoba.play import Session, SessionError, Storage, data_dir
+from escoba.play.plain import PlainGame
+
+runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("ESCOBA_DATA_DIR", str(folder))
+    return folder
+
+
+def play(*args: str, input: str = "") -> tuple[int, str, str]:
+    result = runner.invoke(app, ["play", "--plain", *args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+def last_state(out: str) -> str:
+    """The last state block before a prompt: from its "Hand N." line to the moves list."""
+    start = out.rindex("\nHand ")
+    return out[start : out.index("Your moves:", start)]
+
+
+def test_a_whole_match_with_option_one(data: Path) -> None:
+    code, out, _ = play("--seed", "1", input="1\n" * 400)
+    assert code == 0
+    assert re.search(r"You (win|lose) the match", out)
+    assert "Final score" in out
+    assert not (data / "current.json").exists()
+    assert list((data / "matches").glob("*.json"))
+
+
+def test_yes_piped_into_the_command() -> None:
+    yes = subprocess.Popen(["yes", "1"], stdout=subprocess.PIPE)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "escoba", "play", "--plain", "--seed", "1"],
+            stdin=yes.stdout,
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=os.environ,
+        )
+    finally:
+        yes.kill()
+        yes.wait()
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"You (win|lose) the match.*Final score", done.stdout)
+    assert "seat 1 wins" in done.stdout or "You win" in done.stdout
+
+
+def test_invalid_input_is_refused_and_asked_again() -> None:
+    code, out, _ = play("--seed", "2", input="seven\n\n0\n99\n-1\n")
+    assert code == 0
+    assert "'seven' is not a number" in out
+    assert "'' is not a number" in out
+    assert "There is no move 0" in out
+    assert "There is no move 99" in out
+    assert "There is no move -1" in out
+    assert "You play" not in out  # nothing was played
+    assert out.count("Your move, a number from 1 to") == 6
+
+
+def test_eof_saves_and_resume_continues_the_same_hand(data: Path) -> None:
+    code, out, _ = play("--seed", "5", input="1\n1\n")
+    assert code == 0
+    assert "The match is saved in" in out and "escoba play --resume" in out
+    saved = json.loads((data / "current.json").read_text())
+    before = last_state(out)
+    plays_before = sum(len(h["moves"]) for h in saved["record"]["hands"])
+    code, again, _ = play("--resume", input="")
+    assert code == 0
+    assert "Continuing the saved match." in again
+    assert last_state(again) == before  # the same hand, the same cards
+    code, _, _ = play("--resume", input="1\n")
+    assert code == 0
+    resaved = json.loads((data / "current.json").read_text())
+    assert sum(len(h["moves"]) for h in resaved["record"]["hands"]) > plays_before
+    assert resaved["record"]["hands"][0]["deals"] == saved["record"]["hands"][0]["deals"]
+
+
+def test_resume_without_a_saved_match_is_an_error() -> None:
+    code, _, err = play("--resume")
+    assert code == 2
+    assert err.startswith("Error: --resume: no saved match")
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--players", "5"], "--players"),
+        (["--partnerships"], "--partnerships"),
+        (["--opponent", "grandmaster"], "unknown level"),
+        (["--players", "4", "--opponent", "easy", "--opponent", "hard"], "one per opponent"),
+        (["--deck", "tarot"], "--deck"),
+        (["--language", "fr"], "--language"),
+        (["--rules", "poker"], "unknown preset"),
+    ],
+)
+def test_bad_options(args: list[str], fragment: str) -> None:
+    code, out, err = play(*args)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("Error: ") and fragment in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_the_output_never_shows_a_computer_hand() -> None:
+    """Every state printed for the person names no card of another hand or of the stock
+    (those cards have not been played, so no line may name them)."""
+    session = Session.new(RULESETS["escoba"], players=3, seed=11, opponents=["easy"])
+    shown = io.StringIO()
+    plain = PlainGame(session, Storage(), io.StringIO(""), shown)
+    game = session.game
+    checked = 0
+    while not game.is_over() and checked < 40:
+        if not session.person_to_move():
+            session.advance()
+            continue
+        shown.seek(0)
+        shown.truncate()
+        plain.state()
+        text = shown.getvalue()
+        hidden = set(game.hand(1)) | set(game.hand(2))
+        record = game.record()["hands"][-1]["deals"][-1]
+        hidden |= {Card.parse(t) for t in record[40 - game.stock_size :]}
+        for card in hidden:
+            assert card.symbol not in text, (card, text)
+        for card in game.hand(0):
+            assert card.symbol in text
+        checked += 1
+        session.play(session.legal_moves()[0])
+    assert checked >= 20
+
+
+def pads(out: str) -> list[tuple[list[int], list[int]]]:
+    """Each score pad's "this hand" and "match total" rows."""
+    rows = []
+    for hand, total in zip(
+        re.findall(r"^  this hand\s+(.*)$", out, re.M),
+        re.findall(r"^  match total\s+(.*)$", out, re.M),
+        strict=True,
+    ):
+        rows.append(([int(x) for x in hand.split()], [int(x) for x in total.split()]))
+    return rows
+
+
+def test_the_score_pad_adds_up() -> None:
+    code, out, _ = play("--seed", "4", "--opponent", "beginner", input="1\n" * 400)
+    assert code == 0
+    rows = pads(out)
+    assert rows
+    running = [0, 0]
+    for block in re.findall(r"Score pad, hand \d+:\n(.*?)\n  match total", out, re.S):
+        lines = block.splitlines()[1:]  # below the side names
+        categories = [[int(x) for x in line.split()[-2:]] for line in lines[:-1]]
+        hand = [int(x) for x in lines[-1].split()[-2:]]
+        assert [sum(c[i] for c in categories) for i in (0, 1)] == hand
+    for hand, total in rows:
+        running = [r + h for r, h in zip(running, hand, strict=True)]
+        assert running == total
+    final = re.search(r"Final score: you: (\d+); seat 1: (\d+)\.", out)
+    assert final is not None
+    assert [int(final[1]), int(final[2])] == running
+
+
+def test_german_and_spanish_cards() -> None:
+    code, out, _ = play("--seed", "1", "--language", "de", "--deck", "spanish", input="1\n")
+    assert code == 0
+    assert "Deine Hand:" in out and " de " in out
+    assert "Die Partie ist in" in out
+
+
+def test_every_play_message_has_english_and_german() -> None:
+    keys = [k for k in MESSAGES if k.startswith(("play.", "replay."))]
+    assert len(keys) > 30
+    for key in keys:
+        assert {"en", "de"} <= set(MESSAGES[key]), key
+        fields = {name for _, name, _, _ in string.Formatter().parse(MESSAGES[key]["en"]) if name}
+        for language in LANGUAGES:
+            used = {
+                name
+                for _, name, _, _ in string.Formatter().parse(MESSAGES[key].get(language, ""))
+                if name
+            }
+            assert used <= fields, (key, language)
+            assert text(key, language, **dict.fromkeys(fields, 1))
+
+
+def test_replay_prints_every_hand(data: Path) -> None:
+    code, out, _ = play("--seed", "1", input="1\n" * 400)
+    assert code == 0
+    (path,) = (data / "matches").glob("*.json")
+    result = runner.invoke(app, ["replay", str(path), "--plain"])
+    assert result.exit_code == 0, result.output
+    shown = result.stdout
+    hands = len(json.loads(path.read_text())["record"]["hands"])
+    assert shown.count("Score pad, hand") == hands
+    for number in range(1, hands + 1):
+        assert f"Hand {number}. Dealer" in shown
+    # every seat's hand is shown: both seats' deals appear in each hand
+    assert shown.count("Hands dealt: you:") == hands * 6
+    assert pads(shown) == pads(out)
+    assert "wins. Final score" in shown
+
+
+def test_replay_of_a_bare_record_and_a_bad_file(tmp_path: Path) -> None:
+    session = Session.new(RULESETS["scopa"], seed=3)
+    for _ in range(5):
+        session.advance() or session.play(session.legal_moves()[0])
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(session.game.record()))
+    result = runner.invoke(app, ["replay", str(record)])
+    assert result.exit_code == 0
+    assert "The hand was not finished." in result.stdout
+    assert "Hands dealt: seat 0:" in result.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ")
+    result = runner.invoke(app, ["replay", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2
+
+
+def test_storage_honours_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert data_dir() == data
+    storage = Storage()
+    assert storage.load_current() is None
+    session = Session.new(RULESETS["escoba"], seed=9)
+    assert storage.save_current(session) == data / "current.json"
+    loaded = storage.load_current()
+    assert loaded is not None and loaded.to_json() == session.to_json()
+    storage.clear_current()
+    assert not storage.has_current()
+    first, second = storage.save_finished(session), storage.save_finished(session)
+    assert first != second and first.parent == data / "matches"
+    monkeypatch.delenv("ESCOBA_DATA_DIR")
+    assert data_dir() != data
+
+
+def test_session_round_trips_and_continues_identically() -> None:
+    session = Session.new(
+        RULESETS["escoba"],
+        players=4,
+        partnerships=True,
+        seed=21,
+        opponents=["easy", "medium", "hard"],
+        deck="italian",
+        language="de",
+    )
+    twin = Session.loads(session.dumps())
+    for _ in range(60):
+        for s in (session, twin):
+            if s.person_to_move():
+                s.play(s.legal_moves()[-1])
+            else:
+                s.advance()
+        if _ % 20 == 0:
+            twin = Session.loads(twin.dumps())
+    assert twin.to_json() == session.to_json()
+    assert twin.levels == (None, "easy", "medium", "hard")
+    assert (twin.deck, twin.language, twin.person) == ("italian", "de", 0)
+
+
+def test_session_checks() -> None:
+    with pytest.raises(SessionError):
+        Session.new(RULESETS["escoba"], players=3, opponents=["easy", "hard", "expert"])
+    with pytest.raises(SessionError):
+        Session.new(RULESETS["escoba"], opponents=["nobody"])
+    with pytest.raises(SessionError):
+        Session.loads("[]")
+    session = Session.new(RULESETS["escoba"], seed=1)
+    if session.person_to_move():
+        assert session.advance() is None
+    else:
+        with pytest.raises(SessionError):
+            session.play("Ad")
