@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 
 import pytest
 
@@ -11,9 +13,12 @@ pytest.importorskip("textual")
 
 from textual.pilot import Pilot
 
-from escoba import RULESETS, Move, Play, card_name
+from escoba import RULESETS, Game, Move, Observation, Play, card_name
+from escoba.ai.coach import Coach
 from escoba.cheatsheet import cheat_sheet_lines
-from escoba.tui import EscobaApp, run_app
+from escoba.play import Session, Storage
+from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
+from escoba.tui.replay import replay_steps
 from escoba.tui.texts import TEXTS, UI_LANGUAGES, t
 from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen
 
@@ -22,16 +27,49 @@ SIZE = (80, 24)
 Test = Callable[[EscobaApp, Pilot[None]], Awaitable[None]]
 
 
-def run(test: Test, **options: object) -> EscobaApp:
-    settings: dict[str, object] = {
-        "rules": RULESETS["escoba"],
-        "players": 2,
-        "levels": ["beginner"],
-        "seed": 42,
-        "pace": 0,
-    }
-    settings.update(options)
-    app = EscobaApp(**settings)  # type: ignore[arg-type]
+class Flat:
+    """An evaluator that finds every move as good as the best (quick: no search)."""
+
+    def evaluate(self, observation: Observation, legal: Sequence[Move]) -> list[tuple[Move, float]]:
+        return [(move, 0.0) for move in legal]
+
+
+class Costly:
+    """An evaluator to which one move (by its text) costs two points."""
+
+    def __init__(self, costly: str) -> None:
+        self.costly = costly
+
+    def evaluate(self, observation: Observation, legal: Sequence[Move]) -> list[tuple[Move, float]]:
+        scored = [(move, -2.0 if str(move) == self.costly else 0.0) for move in legal]
+        return sorted(scored, key=lambda pair: -pair[1])
+
+
+def new_session(**options: object) -> Session:
+    return Session.new(
+        options.get("rules", RULESETS["escoba"]),  # type: ignore[arg-type]
+        players=options.get("players", 2),  # type: ignore[arg-type]
+        partnerships=options.get("partnerships", False),  # type: ignore[arg-type]
+        seed=options.get("seed", 42),  # type: ignore[arg-type]
+        opponents=options.get("levels", ["beginner"]),  # type: ignore[arg-type]
+        deck=options.get("deck_style", "french"),  # type: ignore[arg-type]
+        language=options.get("language", "en"),  # type: ignore[arg-type]
+    )
+
+
+def run(
+    test: Test,
+    session: Session | None = None,
+    storage: Storage | None = None,
+    coach: Coach | None = None,
+    **options: object,
+) -> EscobaApp:
+    app = EscobaApp(
+        session or new_session(**options),
+        storage,
+        pace=0,
+        coach=coach or Coach(Flat()),
+    )
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -80,6 +118,7 @@ def test_full_hand_by_number_keys_then_score_pad() -> None:
         assert isinstance(app.screen, ScorePadScreen)  # shown by itself after the hand
         text = app.screen_text()
         assert "Score pad" in text
+        assert "Hand 1: no costly moves." in text  # the Flat coach finds every move fine
         await pilot.press("escape")
         assert not app.modal_open
         assert "Hand 2" in app.screen_text()
@@ -205,7 +244,13 @@ def test_four_players_in_partnership_fit_the_screen() -> None:
     run(check, players=4, partnerships=True, levels=["beginner", "medium", "easy"])
 
 
-def test_full_match_against_a_beginner_completes() -> None:
+def test_full_match_against_a_beginner_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
+    storage = Storage()
+    storage.save_current(new_session())  # an older saved match: forgotten at the end
+
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(3000):
             if app.game.is_over():
@@ -221,7 +266,11 @@ def test_full_match_against_a_beginner_completes() -> None:
         assert "match is over" in app.message
         await pilot.press("q")
 
-    run(check, rules=RULESETS["scopa"], deck_style="italian", seed=7)
+    app = run(check, storage=storage, rules=RULESETS["scopa"], deck_style="italian", seed=7)
+    assert not storage.has_current() and app.saved_path is None
+    kept = list((tmp_path / "matches").glob("match-*.json"))
+    assert kept == [app.kept_path]
+    assert Session.loads(kept[0].read_text()).game.record() == app.game.record()
 
 
 def test_every_text_has_english_and_known_languages() -> None:
@@ -232,5 +281,194 @@ def test_every_text_has_english_and_known_languages() -> None:
     assert t("stock", "xx", n=3) == "Stock: 3"
 
 
-def test_run_app_is_exported() -> None:
-    assert callable(run_app)
+def test_run_app_and_run_replay_are_exported() -> None:
+    assert callable(run_app) and callable(run_replay)
+
+
+async def play_until(app: EscobaApp, pilot: Pilot[None], done: Callable[[], bool]) -> None:
+    for _ in range(2000):
+        if done():
+            return
+        await step(app, pilot)
+    raise AssertionError("never got there")
+
+
+def test_quit_saves_and_resume_continues_the_same_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
+    seen: dict[str, object] = {}
+
+    async def first(app: EscobaApp, pilot: Pilot[None]) -> None:
+        # A whole hand, then two moves of the second hand, then quit.
+        await play_until(app, pilot, lambda: len(app.game.results) == 1 and not app.modal_open)
+        await play_until(app, pilot, lambda: len(app.game.hand(0)) == 2 and app.game.to_move == 0)
+        seen["hand"] = app.observation.hand
+        seen["table"] = app.observation.table
+        seen["totals"] = app.game.totals
+        seen["screen"] = app.screen_text()
+        await pilot.press("q")
+
+    before = run(first, storage=Storage())
+    assert before.saved_path == tmp_path / "current.json"
+    assert json.loads(before.saved_path.read_text())["format"] == "escoba-session"
+
+    async def resumed(app: EscobaApp, pilot: Pilot[None]) -> None:
+        assert app.observation.hand == seen["hand"] and app.observation.table == seen["table"]
+        assert app.game.totals == seen["totals"] and app.game.hand_number == 1
+        assert app.screen_text() == seen["screen"]  # the same screen, log included
+        assert not app.modal_open
+        await play_until(app, pilot, lambda: len(app.game.results) == 2)
+        await pilot.pause()
+        assert isinstance(app.screen, ScorePadScreen) and "Hand 2" in app.screen_text()
+        await pilot.press("escape")
+        await pilot.press("q")
+
+    session = Storage().load_current()
+    assert session is not None
+    assert session.game.record() == before.game.record()
+    after = run(resumed, session=session, storage=Storage())
+    assert after.saved_path is not None and Storage().has_current()
+    # The match goes on exactly as an unbroken one (computer moves come from the session).
+    unbroken = new_session()
+    for event in [e for n in range(3) for e in after.game.history(n) if isinstance(e, Play)]:
+        if unbroken.is_over():
+            break
+        if unbroken.person_to_move():
+            unbroken.play(event.move)
+        else:
+            played = unbroken.advance()
+            assert played is not None and played.move == event.move
+
+
+def test_hand_review_lists_the_costly_moves() -> None:
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        await pilot.press("1")  # Ad: dropped, which this coach finds costs 2 points
+        assert first_play(app) == Move.parse("Ad")
+        await play_until(app, pilot, lambda: bool(app.game.results))
+        await pilot.pause()
+        assert isinstance(app.screen, ScorePadScreen)
+        text = app.screen_text()
+        assert "Your moves in hand 1 that cost points:" in text
+        assert "You drop A♦: Costs about 2" in text
+        assert [a.move for a in app.reviews[0] if a.loss >= 0.5] == [Move.parse("Ad")]
+        assert len(app.reviews[0]) == 18  # a verdict on each of the person's 18 moves
+        review = app.screen.query_one("#review")
+        assert review.region.bottom <= SIZE[1]  # shown on the screen, at the end of the pad
+
+    run(check, coach=Coach(Costly("Ad")))
+
+
+def test_hand_review_in_spanish() -> None:
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        await pilot.press("1")
+        await play_until(app, pilot, lambda: bool(app.game.results))
+        await pilot.pause()
+        text = app.screen_text()
+        assert "Tus jugadas de la mano 1 que costaron puntos:" in text
+        assert "Tú dejas" in text
+
+    run(check, coach=Coach(Costly("Ad")), language="es")
+
+
+def finished_match() -> Game:
+    game = Game(RULESETS["escoba"], 2, seed=5)
+    while not game.is_over():
+        game.play(game.legal_moves()[-1])
+    return game
+
+
+def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
+    game = finished_match()
+    steps = replay_steps(game)
+    plays = sum(isinstance(e, Play) for n in range(len(game.results)) for e in game.history(n))
+    assert len(steps) == 1 + plays + len(game.results) - 1  # deals, moves
+    app = ReplayApp(game, [None, "hard"], 0, "spanish", "en")
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = app.screen_text()
+            assert "step 1/" in first and "The cards are dealt." in first
+            for seat in (0, 1):  # every seat's hand is shown
+                for card in steps[0].hands[seat]:
+                    assert card_name(card, "spanish") in first
+            assert "You:" in first and "Seat 1 (hard):" in first
+            await pilot.press("right")
+            assert app.index == 1 and "step 2/" in app.screen_text()
+            move = steps[1].move
+            assert move is not None and card_name(move.card, "spanish") in app.screen_text()
+            await pilot.press("n", "n")
+            assert app.index == 3
+            await pilot.press("left", "p")
+            assert app.index == 1
+            await pilot.press("p", "p")
+            assert app.index == 0 and app.screen_text() == first
+            await pilot.press("end")
+            last = app.screen_text()
+            assert app.index == len(steps) - 1 and "Match over" in last
+            for widget in app.screen.query("Static"):
+                assert widget.region.bottom <= SIZE[1]
+            await pilot.press("right")
+            assert app.index == len(steps) - 1
+            await pilot.press("q")
+
+    asyncio.run(main())
+
+
+def test_replay_of_a_four_player_match_fits() -> None:
+    game = Game(RULESETS["escoba"], 4, True, seed=3)
+    for _ in range(30):
+        game.play(game.legal_moves()[0])
+    app = ReplayApp(game, [None, "easy", "medium", "hard"], 0, "french", "de")
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "right")
+            text = app.screen_text()
+            assert "Platz 3 (hard)" in text and "Schritt 4/31" in text
+            for widget in app.screen.query("Static"):
+                assert widget.region.bottom <= SIZE[1]
+
+    asyncio.run(main())
+
+
+def test_play_and_replay_commands_go_full_screen_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+    import types
+
+    from typer.testing import CliRunner
+
+    import escoba.cli
+    import escoba.tui
+
+    monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
+    terminal = types.SimpleNamespace(isatty=lambda: True)
+    monkeypatch.setattr(
+        escoba.cli, "sys", types.SimpleNamespace(stdin=terminal, stdout=terminal, exit=sys.exit)
+    )
+    started: list[tuple[str, object]] = []
+    monkeypatch.setattr(
+        escoba.tui, "run_app", lambda session, storage: started.append(("play", session))
+    )
+    monkeypatch.setattr(escoba.tui, "run_replay", lambda game, *_: started.append(("replay", game)))
+    saved = new_session()
+    saved.play(saved.legal_moves()[0])
+    Storage().save_current(saved)
+    runner = CliRunner()
+
+    result = runner.invoke(escoba.cli.app, ["play", "--resume"])
+    assert result.exit_code == 0, result.output
+    assert "plain mode" not in result.output
+    kind, resumed = started[-1]
+    assert kind == "play" and isinstance(resumed, Session)
+    assert resumed.game.record() == saved.game.record()
+
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(finished_match().record()))
+    result = runner.invoke(escoba.cli.app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert started[-1][0] == "replay" and result.output == ""

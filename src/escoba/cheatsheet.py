@@ -1,13 +1,18 @@
 """Rule sets in words: a one-screen cheat sheet, one-line summaries, option meanings.
 
-Pure functions from a :class:`RuleSet` to English text (no I/O, no markup), so the command
-line, the terminal game and the web client can all show the same words.
+Pure functions from a :class:`RuleSet` to text (no I/O, no markup), so the command line, the
+terminal game and the web client can all show the same words. The cheat sheet, the summary and
+the labels come in every language of :data:`escoba.messages.LANGUAGES` (keyword ``language``,
+English by default); their texts are the ``cheat.*`` keys of :data:`escoba.messages.MESSAGES`.
+The option meanings and preset origins stay English, like the option names they explain.
 
 >>> from escoba import RULESETS
 >>> summary(RULESETS["scopa"])
 'match by value (single card first), primiera, kings redeal, last-card sweep void, to 11'
 >>> any("Single-card priority" in line for line in cheat_sheet_lines(RULESETS["scopa"]))
 True
+>>> cheat_sheet_lines(RULESETS["scopa"], language="it")[0]
+'Prendere le carte'
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from .errors import EscobaError
+from .messages import LANGUAGES, MESSAGES, text
 from .rules import RuleSet
 
 __all__ = [
@@ -26,6 +33,7 @@ __all__ = [
     "category_label",
     "cheat_sheet",
     "cheat_sheet_lines",
+    "cheat_sheet_title",
     "format_value",
     "sevens_label",
     "summary",
@@ -57,24 +65,13 @@ OPTION_MEANINGS: Final[Mapping[str, str]] = {
 }
 """One line per rule option, by option name."""
 
-CATEGORY_LABELS: Final[Mapping[str, str]] = {
-    "cards": "most cards",
-    "coins": "most coins",
-    "seven_of_coins": "seven of coins",
-    "sevens": "sevens category",
-    "all_sevens": "all four sevens",
-    "sweeps": "sweeps",
-}
-"""A short label for each scoring category (see ``CATEGORIES``)."""
+_CATEGORY_KEYS: Final = ("cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps")
 
-_SEVENS_LABELS: Final = {
-    "ranking": "setenta",
-    "sevens": "most sevens",
-    "primiera": "primiera",
-    "none": "no sevens category",
+CATEGORY_LABELS: Final[Mapping[str, str]] = {
+    category: MESSAGES[f"cheat.category.{category}"]["en"] for category in _CATEGORY_KEYS
 }
-_PRIMIERA_VALUES: Final = "7=21 6=18 A=16 5=15 4=14 3=13 2=12 face=10"
-_SETENTA_ORDER: Final = "7 > 6 > A > 5 > 4 > 3 > 2 > faces"
+"""A short English label for each scoring category (see ``CATEGORIES``);
+:func:`category_label` gives them in other languages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +82,13 @@ class Section:
     lines: tuple[str, ...]
 
 
+def _checked(language: str) -> str:
+    """The language if the messages know it; otherwise the engine's error naming it."""
+    if language not in LANGUAGES:
+        raise EscobaError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    return language
+
+
 def format_value(value: object) -> str:
     """An option value as the command line writes it: ``true``/``false``, numbers, words."""
     if isinstance(value, bool):
@@ -92,20 +96,23 @@ def format_value(value: object) -> str:
     return str(value)
 
 
-def sevens_label(rules: RuleSet) -> str:
+def sevens_label(rules: RuleSet, language: str = "en") -> str:
     """The name of the rule set's sevens category: setenta, most sevens, primiera..."""
-    return _SEVENS_LABELS[rules.sevens]
+    return text(f"cheat.sevens.{rules.sevens}", _checked(language))
 
 
-def category_label(category: str, rules: RuleSet) -> str:
+def category_label(category: str, rules: RuleSet, language: str = "en") -> str:
     """A category's label, naming the sevens category of these rules."""
+    _checked(language)
     if category == "sevens" and rules.sevens != "none":
-        return f"sevens category ({sevens_label(rules)})"
-    return CATEGORY_LABELS[category]
+        return text("cheat.category.sevens_named", language, label=sevens_label(rules, language))
+    if category not in CATEGORY_LABELS:
+        raise KeyError(category)
+    return text(f"cheat.category.{category}", language)
 
 
-def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+def _points(n: int, language: str) -> str:
+    return text("cheat.point" if n == 1 else "cheat.points", language, n=n)
 
 
 def _all_sevens_bonus(rules: RuleSet) -> int:
@@ -113,154 +120,136 @@ def _all_sevens_bonus(rules: RuleSet) -> int:
     return max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
 
 
-def summary(rules: RuleSet) -> str:
+def summary(rules: RuleSet, language: str = "en") -> str:
     """The rule set in one short line.
 
     >>> from escoba import RULESETS
     >>> summary(RULESETS["escova"])
     'sum to 15, no sevens category, all coins score 2, to 31'
+    >>> summary(RULESETS["escova"], language="es")
+    'sumar 15, sin categoría de sietes, todos los oros valen 2, a 31'
     """
-    parts = ["sum to 15" if rules.capture == "sum15" else "match by value (single card first)"]
+
+    def say(key: str, **params: object) -> str:
+        return text(f"cheat.summary.{key}", language, **params)
+
+    _checked(language)
+    parts = [say("sum15") if rules.capture == "sum15" else say("match")]
     if not rules.forced_capture:
-        parts.append("capture optional")
-    parts.append(sevens_label(rules))
-    if rules.primiera_needs_all_suits:
-        parts[-1] += " (needs all suits)"
+        parts.append(say("capture_optional"))
+    label = sevens_label(rules, language)
+    parts.append(say("needs_all_suits", label=label) if rules.primiera_needs_all_suits else label)
     if rules.all_coins_two and not rules.big_wins:
-        parts.append("all coins score 2")
+        parts.append(say("all_coins_two"))
     bonus = _all_sevens_bonus(rules)
     if rules.big_wins:
-        parts.append("big wins")
+        parts.append(say("big_wins"))
     elif bonus:
-        parts.append(f"all sevens +{bonus}")
+        parts.append(say("all_sevens", bonus=bonus))
     if rules.kings_redeal:
-        parts.append("kings redeal")
+        parts.append(say("kings_redeal"))
     if not rules.last_play_sweep_counts:
-        parts.append("last-card sweep void")
+        parts.append(say("last_sweep_void"))
     if rules.capture == "sum15" and not rules.initial_table_sweeps:
-        parts.append("no initial-table sweeps")
-    target = f"to {rules.target_score}"
+        parts.append(say("no_initial_sweeps"))
     if rules.win_by > 1:
-        target += f" by {rules.win_by}"
-    parts.append(target)
+        parts.append(say("target_by", target=rules.target_score, win_by=rules.win_by))
+    else:
+        parts.append(say("target", target=rules.target_score))
     return ", ".join(parts)
 
 
-def _taking(rules: RuleSet) -> tuple[str, ...]:
-    lines = ["Values: A=1, 2 to 7 as printed, J=8, Q=9, K=10."]
+def _taking(rules: RuleSet, language: str) -> tuple[str, ...]:
+    keys = ["values"]
     if rules.capture == "sum15":
-        lines.append(
-            "Play one card; it takes table cards whose values plus its own make exactly 15."
-        )
+        keys.append("take_sum15")
     else:
-        lines.append(
-            "Play one card; it takes one table card of equal value, or two or more table "
-            "cards adding up to its value."
-        )
-        lines.append(
-            "Single-card priority: if a table card has the played card's value, the card must "
-            "take exactly one such card (your choice which), never a sum."
-        )
-    if rules.forced_capture:
-        lines.append(
-            "Forced capture: play any card you like, but if it can take, it must "
-            "(you choose among the sets it can take)."
-        )
-    else:
-        lines.append("Capture is optional: a card that could take may also be dropped.")
-    lines.append("A card that takes nothing is dropped face up onto the table.")
-    return tuple(lines)
+        keys += ["take_match", "single_card_priority"]
+    keys.append("forced_capture" if rules.forced_capture else "capture_optional")
+    keys.append("drop")
+    return tuple(text(f"cheat.{key}", language) for key in keys)
 
 
-def _sweeps(rules: RuleSet) -> tuple[str, ...]:
-    name = "escoba" if rules.capture == "sum15" else "scopa"
-    lines = [f"Emptying the table with a capture is a sweep ({name}): 1 point each."]
-    if rules.last_play_sweep_counts:
-        lines.append("A sweep by the very last card of the hand counts too.")
-    else:
-        lines.append("Exception: a sweep by the very last card of the hand does not count.")
-    lines.append(
-        "At the end of the hand the last side to capture takes the cards left (never a sweep)."
+def _sweeps(rules: RuleSet, language: str) -> tuple[str, ...]:
+    keys = (
+        "sweep_sum15" if rules.capture == "sum15" else "sweep_match",
+        "last_sweep_counts" if rules.last_play_sweep_counts else "last_sweep_void",
+        "leftovers",
     )
-    return tuple(lines)
+    return tuple(text(f"cheat.{key}", language) for key in keys)
 
 
-def _dealing(rules: RuleSet) -> tuple[str, ...]:
-    lines = [
-        "3 cards to each seat, 4 face up to the table; the seat after the dealer plays first.",
-        "When the hands are empty, 3 more each (2 players: 6 deals, 3 players: 4, 4 players: 3).",
-    ]
+def _dealing(rules: RuleSet, language: str) -> tuple[str, ...]:
+    keys = ["deal", "deal_more"]
     if rules.initial_table_sweeps:
-        lines.append(
-            "Initial table: if the 4 table cards make 15 the dealer takes them for 1 sweep; "
-            "30, 2 sweeps."
-        )
+        keys.append("initial_sweeps")
     elif rules.capture == "sum15":
-        lines.append("No initial-table sweeps: the first 4 table cards stay, whatever they make.")
+        keys.append("no_initial_sweeps")
     if rules.kings_redeal:
-        lines.append("Kings redeal: 3 or more kings among the 4 table cards, deal the hand again.")
-    return tuple(lines)
+        keys.append("kings_redeal")
+    return tuple(text(f"cheat.{key}", language) for key in keys)
 
 
-def _scoring(rules: RuleSet) -> tuple[str, ...]:
-    cards = "Most cards: 1"
-    if rules.big_wins:
-        cards += " (2 with 30 or more while every other side has fewer than 10)"
-    coins = "Most coins: 1"
-    if rules.all_coins_two or rules.big_wins:
-        coins += " (2 with all 10 coins)"
-    lines = [cards + ".", coins + ".", "Seven of coins: 1."]
+def _scoring(rules: RuleSet, language: str) -> tuple[str, ...]:
+    def say(key: str, **params: object) -> str:
+        return text(f"cheat.{key}", language, **params)
+
+    lines = [
+        say("most_cards_big" if rules.big_wins else "most_cards"),
+        say("most_coins_two" if rules.all_coins_two or rules.big_wins else "most_coins"),
+        say("seven_of_coins"),
+    ]
     if rules.sevens == "ranking":
-        lines.append(
-            f"Setenta: 1. Each side's best card of every suit, ranked {_SETENTA_ORDER}; "
-            "compare them best first, card by card (a missing suit is worst)."
-        )
+        lines.append(say("setenta", order=say("setenta_order")))
     elif rules.sevens == "sevens":
-        lines.append("Most sevens: 1.")
+        lines.append(say("most_sevens"))
     elif rules.sevens == "primiera":
-        line = f"Primiera: 1. Highest sum of each suit's best card by {_PRIMIERA_VALUES}"
-        if rules.primiera_needs_all_suits:
-            line += "; a side missing a suit cannot win it."
-        else:
-            line += " (a missing suit adds 0)."
-        lines.append(line)
+        key = "primiera_all_suits" if rules.primiera_needs_all_suits else "primiera"
+        lines.append(say(key, values=say("primiera_values")))
     else:
-        lines.append("No sevens category.")
+        lines.append(say("no_sevens"))
     bonus = _all_sevens_bonus(rules)
     if bonus:
-        lines.append(f"All four sevens: {_points(bonus)} more.")
-    lines.append("Each sweep: 1.")
-    lines.append("A tie at the top of a category gives nobody the point.")
+        lines.append(say("all_sevens_bonus", points=_points(bonus, language)))
+    lines.append(say("each_sweep"))
+    lines.append(say("tie"))
     return tuple(lines)
 
 
-def _winning(rules: RuleSet) -> tuple[str, ...]:
+def _winning(rules: RuleSet, language: str) -> tuple[str, ...]:
     if rules.win_by == 1:
-        return (
-            f"After each hand, a side with {rules.target_score} or more points that leads every "
-            "other side wins; with a tie at the top, play another hand.",
-        )
+        return (text("cheat.win", language, target=rules.target_score),)
+    return (text("cheat.win_by", language, target=rules.target_score, win_by=rules.win_by),)
+
+
+def cheat_sheet(rules: RuleSet, language: str = "en") -> tuple[Section, ...]:
+    """The rules of one rule set, in sections short enough for one screen.
+
+    Every language gives the same sections with the same number of lines.
+    """
+
+    def title(key: str, **params: object) -> str:
+        return text(f"cheat.section.{key}", language, **params)
+
+    _checked(language)
     return (
-        f"After each hand, a side with {rules.target_score} or more points that leads every "
-        f"other side by at least {rules.win_by} wins; otherwise play another hand.",
+        Section(title("taking"), _taking(rules, language)),
+        Section(title("sweeps"), _sweeps(rules, language)),
+        Section(title("dealing"), _dealing(rules, language)),
+        Section(title("scoring"), _scoring(rules, language)),
+        Section(title("winning", target=rules.target_score), _winning(rules, language)),
     )
 
 
-def cheat_sheet(rules: RuleSet) -> tuple[Section, ...]:
-    """The rules of one rule set, in sections short enough for one screen."""
-    return (
-        Section("Taking cards", _taking(rules)),
-        Section("Sweeps", _sweeps(rules)),
-        Section("Dealing", _dealing(rules)),
-        Section("Scoring each hand", _scoring(rules)),
-        Section(f"Winning: first to {rules.target_score}", _winning(rules)),
-    )
-
-
-def cheat_sheet_lines(rules: RuleSet) -> tuple[str, ...]:
+def cheat_sheet_lines(rules: RuleSet, language: str = "en") -> tuple[str, ...]:
     """The cheat sheet as plain lines: each section's title, then its lines as bullets."""
     lines: list[str] = []
-    for section in cheat_sheet(rules):
+    for section in cheat_sheet(rules, language):
         lines.append(section.title)
         lines.extend(f"  - {line}" for line in section.lines)
     return tuple(lines)
+
+
+def cheat_sheet_title(title: str, language: str = "en") -> str:
+    """The heading over a cheat sheet: "Cheat sheet: scopa", "Spickzettel: scopa"..."""
+    return text("cheat.title", _checked(language), title=title)

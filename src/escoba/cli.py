@@ -34,6 +34,7 @@ from .cheatsheet import (
     PRESET_ORIGINS,
     category_label,
     cheat_sheet,
+    cheat_sheet_title,
     format_value,
     summary,
 )
@@ -218,27 +219,38 @@ def rules_command(
         ),
     ] = None,
     settings: Settings = None,
+    language: Annotated[
+        str,
+        typer.Option(
+            "--language",
+            metavar="LANG",
+            help=f"Language of the cheat sheet and summaries: {', '.join(LANGUAGES)}.",
+        ),
+    ] = "en",
 ) -> None:
     """Show a rule set: every option, and a one-screen cheat sheet of how it plays."""
+    lang = language.strip().lower()
+    if lang not in LANGUAGES:
+        _fail(f"--language: unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
     console = Console()
     if preset is None and not settings:
-        console.print(_presets_table())
+        console.print(_presets_table(lang))
         console.print("Show one with: escoba rules NAME [--set OPTION=VALUE ...]", highlight=False)
         return
     name = BASE_PRESET if preset is None else preset.strip().lower()
     rules = _rules_from(name, settings)
     title = _title(name, rules)
     console.print(_options_table(title, rules))
-    _print_cheat_sheet(console, title, rules)
+    _print_cheat_sheet(console, title, rules, lang)
 
 
-def _presets_table() -> Table:
+def _presets_table(language: str = "en") -> Table:
     table = Table(title="Rule sets", title_justify="left")
     table.add_column("preset", style="bold", no_wrap=True)
     table.add_column("game")
     table.add_column("in short")
     for name, rules in RULESETS.items():
-        table.add_row(name, PRESET_ORIGINS.get(name, ""), summary(rules))
+        table.add_row(name, PRESET_ORIGINS.get(name, ""), summary(rules, language))
     return table
 
 
@@ -268,10 +280,10 @@ def _options_table(title: str, rules: RuleSet) -> Table:
     return table
 
 
-def _print_cheat_sheet(console: Console, title: str, rules: RuleSet) -> None:
+def _print_cheat_sheet(console: Console, title: str, rules: RuleSet, language: str) -> None:
     console.print()
-    console.print(Text(f"Cheat sheet: {title}", style="bold underline"))
-    for section in cheat_sheet(rules):
+    console.print(Text(cheat_sheet_title(title, language), style="bold underline"))
+    for section in cheat_sheet(rules, language):
         console.print(Text(section.title, style="bold"))
         bullets = Table.grid(padding=(0, 1))
         bullets.add_column(no_wrap=True)
@@ -684,12 +696,8 @@ def play_command(
             )
         except EscobaError as error:
             _fail(str(error))
-    if not plain and resume:
-        typer.echo(
-            "Note: the full-screen game cannot resume a match yet; playing in plain mode.", err=True
-        )
     # Piped input or output gets plain lines: the full-screen game needs a terminal.
-    elif not plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
         try:
             from .tui import run_app
         except ImportError as error:
@@ -698,16 +706,7 @@ def play_command(
                 err=True,
             )
         else:
-            game = session.game
-            run_app(
-                rules=game.rules,
-                players=game.players,
-                partnerships=game.partnerships,
-                levels=[level for level in session.levels if level is not None],
-                seed=session.seed,
-                deck_style=session.deck,
-                language=session.language,
-            )
+            run_app(session, storage)
             return
     from .play.plain import PlainGame
 
@@ -726,7 +725,8 @@ def replay_command(
         ),
     ],
     plain: Annotated[
-        bool, typer.Option("--plain", help="Plain lines (the only output so far).")
+        bool,
+        typer.Option("--plain", help="Plain lines (also when input or output is not a terminal)."),
     ] = False,
     deck: Annotated[
         str | None,
@@ -737,7 +737,8 @@ def replay_command(
         typer.Option("--language", metavar="LANG", help=f"One of {', '.join(LANGUAGES)}."),
     ] = None,
 ) -> None:
-    """Show a recorded match hand by hand: every seat's cards, every move, the score pads."""
+    """Show a recorded match move by move, every seat's cards shown (full screen on a
+    terminal; plain lines with --plain or when piped)."""
     from .play.render import Words
     from .play.replay import load, replay_lines
     from .play.session import SessionError
@@ -754,6 +755,16 @@ def replay_command(
         game, levels, person, saved_deck, saved_language = load(text)
     except SessionError as error:
         _fail(f"{file}: {error}")
-    words = Words(style or saved_deck, lang or saved_language, game.sides, levels, you=person)
+    deck_style = style or saved_deck
+    chosen_language = lang or saved_language
+    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from .tui import run_replay
+        except ImportError:
+            pass  # no Textual: plain lines
+        else:
+            run_replay(game, levels, person, deck_style, chosen_language)
+            return
+    words = Words(deck_style, chosen_language, game.sides, levels, you=person)
     for line in replay_lines(game, words):
         typer.echo(line)

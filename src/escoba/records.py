@@ -7,7 +7,7 @@ too, so that a replayed unfinished match deals its later hands as the original w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .cards import DECK, Card
@@ -44,8 +44,12 @@ def record_of(game: Game) -> dict[str, Any]:
     }
 
 
-def replay(record: Mapping[str, Any]) -> Game:
-    """Rebuild a match from its record; raise RecordError naming what does not replay."""
+def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None) -> Game:
+    """Rebuild a match from its record; raise RecordError naming what does not replay.
+
+    ``on_move``, if given, sees the game once before the first move and after every move
+    (the replay viewer takes its steps from it).
+    """
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be a mapping, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
@@ -87,6 +91,8 @@ def replay(record: Mapping[str, Any]) -> Game:
         moves.append(hand_moves)
     game = Game.__new__(Game)
     game._setup(rules, players, partnerships, seed, first_dealer, recorded)
+    if on_move is not None:
+        on_move(game)
     for number, (entry, hand_moves) in enumerate(zip(hands, moves, strict=True), start=1):
         if game._hand_number != number - 1 or game.is_over():
             raise RecordError(f"hand {number}: the match had already ended or moved on")
@@ -102,6 +108,8 @@ def replay(record: Mapping[str, Any]) -> Game:
                 game.play(text)
             except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
                 raise RecordError(f"hand {number}, move {index}: {error}") from None
+            if on_move is not None:
+                on_move(game)
         if number < len(hands) and game._hand_number == number - 1 and not game.is_over():
             raise RecordError(
                 f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"

@@ -1,34 +1,45 @@
-"""The full-screen terminal game (Textual): ``run_app`` starts a match."""
+"""The full-screen terminal game (Textual): ``run_app`` plays a session, ``run_replay``
+steps through a recorded match."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..cards import DeckStyle
-from ..rules import RuleSet
+from ..game import Game
+from ..messages import text
+from ..play.session import Session
+from ..play.storage import Storage
 from .app import EscobaApp
+from .replay import ReplayApp
 
-__all__ = ["EscobaApp", "run_app"]
+__all__ = ["EscobaApp", "ReplayApp", "run_app", "run_replay"]
 
 
-def run_app(
-    *,
-    rules: RuleSet,
-    players: int,
-    partnerships: bool,
-    levels: Sequence[str],
-    seed: int | str,
-    deck_style: DeckStyle,
+def run_app(session: Session, storage: Storage | None = None, *, pace: float = 0.8) -> Path | None:
+    """Play a session full screen until the person quits or the match ends.
+
+    An unfinished match is saved through ``storage`` when the person quits, a finished one
+    is kept there; a line says where. Returns the file written, if any.
+    """
+    app = EscobaApp(session, storage, pace=pace)
+    app.run()
+    if app.saved_path is not None:
+        print(text("play.saved", session.language, path=app.saved_path))
+        return app.saved_path
+    if app.kept_path is not None:
+        print(text("play.kept", session.language, path=app.kept_path))
+        return app.kept_path
+    return None
+
+
+def run_replay(
+    game: Game,
+    levels: Sequence[str | None],
+    person: int | None,
+    deck: DeckStyle,
     language: str,
 ) -> None:
-    """Play one match full screen: the person at seat 0, computer players of ``levels`` at
-    seats 1, 2, ... (the last level repeats when fewer are given)."""
-    EscobaApp(
-        rules=rules,
-        players=players,
-        partnerships=partnerships,
-        levels=levels,
-        seed=seed,
-        deck_style=deck_style,
-        language=language,
-    ).run()
+    """Step through a recorded match full screen, every seat's cards shown."""
+    ReplayApp(game, levels, person, deck, language).run()

@@ -1,13 +1,18 @@
-"""The full-screen game: a person at seat 0 against computer players.
+"""The full-screen game: a person against computer players, on a :class:`Session`.
 
-The screen is drawn only from ``game.observation(0)``: the other seats' cards are never
+The screen is drawn only from the person's observation: the other seats' cards are never
 looked at, except by the computer players themselves through their own observations.
+Quitting an unfinished match saves it (``escoba play --resume`` continues it); a finished
+match is kept for ``escoba replay``. After each hand the score pad lists the person's moves
+of that hand that cost points, as the coach judged them when they were played.
 """
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from contextlib import suppress
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -17,15 +22,14 @@ from textual.events import Key
 from textual.timer import Timer
 from textual.widgets import Static
 
-from ..ai import Player, make_player
-from ..ai.coach import Coach
+from ..ai.coach import Coach, MoveAdvice
 from ..cards import Card, DeckStyle
 from ..cheatsheet import cheat_sheet_lines
 from ..errors import IllegalMoveError
-from ..game import Game
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
-from ..rules import RuleSet
+from ..play.session import Played, Session
+from ..play.storage import Storage
 from .texts import t
 from .widgets import (
     CheatSheetScreen,
@@ -33,14 +37,18 @@ from .widgets import (
     ScorePadScreen,
     card_text,
     cards_text,
+    fill,
     plain_text,
 )
 
-__all__ = ["EscobaApp"]
+__all__ = ["COSTLY", "EscobaApp"]
 
 HAND_SLOTS = 3
 CHOICE_SLOTS = 12
 LOG_LINES = 4
+COSTLY = 0.5
+"""The hand review lists the person's moves that lost at least this many points."""
+COACH_LANGUAGES = ("en", "de", "es", "it")
 
 
 def _seat_seed(seed: int | str, seat: int) -> int:
@@ -48,7 +56,11 @@ def _seat_seed(seed: int | str, seat: int) -> int:
 
 
 class EscobaApp(App[None]):
-    """One match of Escoba, Scopa or Escova in the terminal; the person plays seat 0."""
+    """One match of Escoba, Scopa or Escova in the terminal, driven by a :class:`Session`.
+
+    ``storage`` (optional) saves the match when the person quits and keeps it when it ends;
+    ``coach`` judges the person's moves for the hints and the hand reviews.
+    """
 
     TITLE = "escoba"
     CSS = """
@@ -74,33 +86,29 @@ class EscobaApp(App[None]):
 
     def __init__(
         self,
+        session: Session,
+        storage: Storage | None = None,
         *,
-        rules: RuleSet,
-        players: int = 2,
-        partnerships: bool = False,
-        levels: Sequence[str] = ("medium",),
-        seed: int | str = 0,
-        deck_style: DeckStyle = "french",
-        language: str = "en",
         pace: float = 0.8,
+        coach: Coach | None = None,
     ) -> None:
         super().__init__()
-        self.game = Game(rules, players, partnerships, seed=seed)
-        self.rules = rules
-        wanted = list(levels) or ["medium"]
-        self.levels = [wanted[min(i, len(wanted) - 1)] for i in range(players - 1)]
-        self.computers: dict[int, Player] = {
-            seat: make_player(self.levels[seat - 1], _seat_seed(seed, seat))
-            for seat in range(1, players)
-        }
-        self.deck_style: DeckStyle = deck_style
-        self.language = language
+        self.session = session
+        self.storage = storage
+        self.game = session.game
+        self.rules = session.game.rules
+        self.person = session.person
+        self.deck_style: DeckStyle = session.deck
+        self.language = session.language
         self.pace = pace
-        self.coach = Coach(seed=_seat_seed(seed, 0))
-        self.observation: Observation = self.game.observation(0)
+        self.coach = coach if coach is not None else Coach(seed=_seat_seed(session.seed, 0))
+        self.observation: Observation = session.observation()
         self.choosing: list[Move] = []
         self.message = ""
-        self._hands_seen = 0
+        self.reviews: dict[int, list[MoveAdvice]] = {}
+        """The coach's verdict on each of the person's moves, by hand number."""
+        self.saved_path: Path | None = None
+        self.kept_path: Path | None = None
         self._paused = False
         self._timer: Timer | None = None
         self._scheduled = False
@@ -111,12 +119,13 @@ class EscobaApp(App[None]):
         return t(key, self.language, **params)
 
     def seat_name(self, seat: int) -> str:
-        if seat == 0:
-            return self.tr("you")
-        return self.tr("seat_level", seat=seat, level=self.levels[seat - 1])
+        level = self.session.levels[seat]
+        if level is None:
+            return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)
+        return self.tr("seat_level", seat=seat, level=level)
 
     def short_seat_name(self, seat: int) -> str:
-        return self.tr("you") if seat == 0 else self.tr("seat", seat=seat)
+        return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)
 
     def side_names(self) -> list[str]:
         return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]
@@ -130,7 +139,7 @@ class EscobaApp(App[None]):
     def move_text(self, seat: int, move: Move, sweep: bool = False) -> Text:
         name = self.short_seat_name(seat)
         # The person's own moves take the second person's verb forms ("You drop").
-        mine = "_you" if seat == 0 else ""
+        mine = "_you" if seat == self.person else ""
         if move.is_capture:
             line = self._fill(
                 "played_take" + mine,
@@ -146,11 +155,7 @@ class EscobaApp(App[None]):
 
     def _fill(self, key: str, **parts: Text) -> Text:
         """A text with coloured parts put in place of its {placeholders}."""
-        template = self.tr(key, **{name: "\0" + name + "\0" for name in parts})
-        out = Text()
-        for index, piece in enumerate(template.split("\0")):
-            out.append_text(parts[piece]) if index % 2 else out.append(piece)
-        return out
+        return fill(key, self.language, **parts)
 
     # -- layout
 
@@ -175,15 +180,15 @@ class EscobaApp(App[None]):
         self.advance()
 
     def refresh_view(self) -> None:
-        """Redraw everything from seat 0's observation."""
-        obs = self.observation = self.game.observation(0)
+        """Redraw everything from the person's observation."""
+        obs = self.observation = self.session.observation()
         game = self.game
         totals = "  ".join(
             f"{name} {points}" for name, points in zip(self.side_names(), obs.totals, strict=True)
         )
         if obs.winner is not None:
             turn = self.tr("winner", name=self.side_names()[obs.winner])
-        elif obs.to_move == 0:
+        elif obs.to_move == self.person:
             turn = self.tr("your_turn")
         else:
             turn = self.tr("their_turn", name=self.seat_name(obs.to_move or 0))
@@ -194,7 +199,8 @@ class EscobaApp(App[None]):
         self.query_one("#status", Static).update(Text(status))
         seats = [
             self.tr("cards_held", name=self.seat_name(seat), n=obs.hand_sizes[seat])
-            for seat in range(1, game.players)
+            for seat in range(game.players)
+            if seat != self.person
         ]
         seats.append(self.tr("stock", n=obs.stock_size))
         seats.append(self.tr("dealer", name=self.short_seat_name(obs.dealer)))
@@ -261,7 +267,8 @@ class EscobaApp(App[None]):
         """Schedule the next computer move, if it is a computer's turn."""
         if self._paused or self._timer is not None or self._scheduled or self.game.is_over():
             return
-        if self.game.to_move not in (None, 0):
+        seat = self.game.to_move
+        if seat is not None and not self.session.is_person(seat):
             if self.pace > 0:
                 self._timer = self.set_timer(self.pace, self._computer_move)
             else:
@@ -271,23 +278,38 @@ class EscobaApp(App[None]):
     def _computer_move(self) -> None:
         self._timer = None
         self._scheduled = False
-        seat = self.game.to_move
-        if self._paused or seat is None or seat == 0:
+        if self._paused:
             return
-        observation = self.game.observation(seat)
-        move = self.computers[seat].choose(observation, observation.legal_moves)
-        self._play(move)
+        played = self.session.advance()
+        if played is not None:
+            self._after(played)
 
     def _play(self, move: Move) -> None:
-        self.game.play(move)
+        """Play the person's move, keeping the coach's verdict on it for the hand review."""
+        verdict: MoveAdvice | None = None
+        with suppress(IllegalMoveError):
+            verdict = self.coach.advise(self.observation).of(move)
+        played = self.session.play(move)
+        if verdict is not None:
+            self.reviews.setdefault(played.hand_number, []).append(verdict)
+        self._after(played)
+
+    def _after(self, played: Played) -> None:
         self.choosing = []
         self.refresh_view()
-        if len(self.game.results) > self._hands_seen:
-            self._hands_seen = len(self.game.results)
+        if played.hand_ended:
+            if self.game.is_over():
+                self._keep_finished()
             self._paused = True
-            self._open_score_pad(resume=True)
+            self._open_score_pad(resume=True, review=played.hand_number)
         else:
             self.advance()
+
+    def _keep_finished(self) -> None:
+        """The match has ended: forget the saved match, keep this one for replay."""
+        if self.storage is not None and self.kept_path is None:
+            self.storage.clear_current()
+            self.kept_path = self.storage.save_finished(self.session)
 
     def _resume(self, _: None = None) -> None:
         self._paused = False
@@ -295,6 +317,12 @@ class EscobaApp(App[None]):
             self.message = self.tr("match_over")
             self.refresh_view()
         self.advance()
+
+    async def action_quit(self) -> None:
+        """Quit; an unfinished match is saved first."""
+        if self.storage is not None and not self.game.is_over():
+            self.saved_path = self.storage.save_current(self.session)
+        self.exit()
 
     def _say(self, message: str) -> None:
         self.message = message
@@ -306,7 +334,7 @@ class EscobaApp(App[None]):
         if self.game.is_over():
             self._say(self.tr("match_over"))
             return
-        if obs.to_move != 0:
+        if obs.to_move != self.person:
             self._say(self.tr("not_your_turn"))
             return
         if self.choosing:
@@ -335,7 +363,7 @@ class EscobaApp(App[None]):
 
     def try_move(self, move: Move | str) -> None:
         """Play a move given in full; an illegal one is explained, never played."""
-        if self.game.to_move != 0:
+        if self.game.to_move != self.person:
             self._say(self.tr("not_your_turn"))
             return
         try:
@@ -373,12 +401,32 @@ class EscobaApp(App[None]):
     def modal_open(self) -> bool:
         return len(self.screen_stack) > 1
 
-    def _open_score_pad(self, resume: bool = False) -> None:
+    def coach_language(self) -> str:
+        return self.language if self.language in COACH_LANGUAGES else "en"
+
+    def review_lines(self, hand_number: int) -> list[Text]:
+        """The person's moves of a hand that cost at least COSTLY points, with the coach's
+        words; one line saying so when there were none."""
+        costly = [a for a in self.reviews.get(hand_number, []) if a.loss >= COSTLY]
+        if not costly:
+            return [Text(self.tr("review_none", n=hand_number + 1), style="green")]
+        lines = [Text(self.tr("review_title", n=hand_number + 1), style="bold")]
+        for advice in costly:
+            line = Text("• ")
+            line.append_text(self.move_text(self.person, advice.move))
+            line.append(": " + advice.text(self.coach_language()))
+            lines.append(line)
+        return lines
+
+    def _open_score_pad(self, resume: bool = False, review: int | None = None) -> None:
         footer = ""
         if self.game.winner is not None:
             footer = self.tr("winner", name=self.side_names()[self.game.winner])
+        if review is None and self.game.results:
+            review = len(self.game.results) - 1
+        lines = self.review_lines(review) if review is not None else []
         screen = ScorePadScreen(
-            self.game.results, self.side_names(), self.rules, self.language, footer
+            self.game.results, self.side_names(), self.rules, self.language, footer, lines
         )
         self.push_screen(screen, callback=self._resume if resume else None)
 
@@ -395,7 +443,7 @@ class EscobaApp(App[None]):
         if self.modal_open:
             return
         obs = self.observation
-        if obs.to_move != 0 or not obs.legal_moves:
+        if obs.to_move != self.person or not obs.legal_moves:
             self._say(self.tr("hint_wait"))
             return
         best = self.coach.advise(obs).best
@@ -405,5 +453,4 @@ class EscobaApp(App[None]):
             shown = self.card(move.card) + Text(": ") + shown
         else:
             shown = self._fill("drop_option", card=self.card(move.card))
-        coach_language = self.language if self.language in ("en", "de", "es", "it") else "en"
-        self._say(self.tr("hint", move=shown.plain, why=best.text(coach_language)))
+        self._say(self.tr("hint", move=shown.plain, why=best.text(self.coach_language())))

@@ -217,6 +217,42 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
     "cat.sweeps": {"en": "Sweeps", "de": "Escobas", "es": "Escobas", "it": "Scope"},
     "hand_points": {"en": "Hand", "de": "Runde", "es": "Mano", "it": "Mano"},
     "running": {"en": "Total", "de": "Gesamt", "es": "Total", "it": "Totale"},
+    "review_title": {
+        "en": "Your moves in hand {n} that cost points:",
+        "de": "Deine Züge in Runde {n}, die Punkte gekostet haben:",
+        "es": "Tus jugadas de la mano {n} que costaron puntos:",
+        "it": "Le tue mosse della mano {n} che sono costate punti:",
+    },
+    "review_none": {
+        "en": "Hand {n}: no costly moves.",
+        "de": "Runde {n}: keine teuren Züge.",
+        "es": "Mano {n}: ninguna jugada costosa.",
+        "it": "Mano {n}: nessuna mossa costosa.",
+    },
+    "replay_status": {
+        "en": "Replay · Hand {hand} · move {move} of {moves} · step {step}/{steps}",
+        "de": "Wiederholung · Runde {hand} · Zug {move} von {moves} · Schritt {step}/{steps}",
+        "es": "Repetición · Mano {hand} · jugada {move} de {moves} · paso {step}/{steps}",
+        "it": "Replay · Mano {hand} · mossa {move} di {moves} · passo {step}/{steps}",
+    },
+    "replay_start": {
+        "en": "The cards are dealt.",
+        "de": "Die Karten sind ausgeteilt.",
+        "es": "Se reparten las cartas.",
+        "it": "Le carte sono distribuite.",
+    },
+    "replay_hand_end": {
+        "en": "Hand {n} over: {points}",
+        "de": "Runde {n} vorbei: {points}",
+        "es": "Fin de la mano {n}: {points}",
+        "it": "Fine della mano {n}: {points}",
+    },
+    "replay_keys": {
+        "en": "→/n next · ←/p back · Home/End first/last · q quit",
+        "de": "→/n weiter · ←/p zurück · Pos1/Ende Anfang/Ende · q Ende",
+        "es": "→/n siguiente · ←/p atrás · Inicio/Fin primero/último · q salir",
+        "it": "→/n avanti · ←/p indietro · Home/Fine inizio/fine · q esci",
+    },
     "rules_title": {"en": "Rules", "de": "Regeln", "es": "Reglas", "it": "Regole"},
     "close": {
         "en": "Esc, Enter or the key again closes",

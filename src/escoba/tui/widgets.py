@@ -27,6 +27,7 @@ __all__ = [
     "ScorePadScreen",
     "card_text",
     "cards_text",
+    "fill",
     "plain_text",
 ]
 
@@ -46,6 +47,15 @@ def card_text(card: Card, style: DeckStyle, language: str) -> Text:
 def cards_text(cards: Iterable[Card], style: DeckStyle, language: str, sep: str = "  ") -> Text:
     """Several cards, coloured, separated by ``sep``."""
     return Text(sep).join(card_text(card, style, language) for card in cards)
+
+
+def fill(key: str, language: str, **parts: Text) -> Text:
+    """The text of ``key`` with coloured parts put in place of its {placeholders}."""
+    template = t(key, language, **{name: "\0" + name + "\0" for name in parts})
+    out = Text()
+    for index, piece in enumerate(template.split("\0")):
+        out.append_text(parts[piece]) if index % 2 else out.append(piece)
+    return out
 
 
 def plain_text(widget: Static) -> str:
@@ -152,7 +162,8 @@ def score_tables(
 
 
 class ScorePadScreen(_Modal):
-    """Every scoring category per side for each finished hand, and the running totals."""
+    """Every scoring category per side for each finished hand, and the running totals;
+    then the review of the person's costly moves of the last hand, and who won."""
 
     BINDINGS = [Binding("s", "close", show=False)]  # noqa: RUF012
 
@@ -163,11 +174,14 @@ class ScorePadScreen(_Modal):
         rules: RuleSet,
         language: str,
         footer: str = "",
+        review: Sequence[Text] = (),
     ) -> None:
         tables = score_tables(results, side_names, rules, language)
         body: list[Static] = [Static(table, classes="hand-score") for table in tables]
         if not body:
             body.append(Static(t("no_hands", language), markup=False))
+        if review:
+            body.append(Static(Text("\n").join(review), id="review"))
         if footer:
             body.append(Static(Text(footer, style="bold"), id="score-footer"))
         super().__init__(t("score_pad", language), body, t("close", language))

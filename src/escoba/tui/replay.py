@@ -1,0 +1,308 @@
+"""``escoba replay FILE`` on a terminal: step through a recorded match move by move.
+
+Every seat's cards are shown: the match is over (or saved), and a replay is for learning
+from it. The steps come from replaying the record: the deal of each hand, every move, and
+the end of each hand with its points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from ..cards import Card, DeckStyle
+from ..game import Game
+from ..moves import Move
+from ..observation import InitialSweep, Play, Redeal
+from ..records import replay
+from .texts import t
+from .widgets import card_text, cards_text, fill, plain_text
+
+__all__ = ["ReplayApp", "Step", "replay_steps"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What the table looked like after one move (or at a deal, or at a hand's end)."""
+
+    hand_number: int
+    dealer: int
+    move_number: int
+    """Moves played in this hand so far."""
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[Card, ...]
+    stock: int
+    captured: tuple[int, ...]
+    sweeps: tuple[int, ...]
+    totals: tuple[int, ...]
+    seat: int | None
+    """Who played the move of this step (None at a deal)."""
+    move: Move | None
+    sweep: bool
+    hand_points: tuple[int, ...] | None
+    """The hand's points, on the step that ended it."""
+    events: tuple[str, ...] = ()
+    """What happened at a deal: "redeal", "initial_sweep:SEAT:N"."""
+
+
+def _at_deal(game: Game) -> Step:
+    events: list[str] = []
+    for event in game.history():
+        if isinstance(event, Redeal):
+            events.append("redeal")
+        elif isinstance(event, InitialSweep):
+            events.append(f"initial_sweep:{event.dealer}:{event.sweeps}")
+    return Step(
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        move_number=0,
+        hands=tuple(game.hand(seat) for seat in range(game.players)),
+        table=game.table,
+        stock=game.stock_size,
+        captured=tuple(len(pile) for pile in game.captured),
+        sweeps=game.sweeps,
+        totals=game.totals,
+        seat=None,
+        move=None,
+        sweep=False,
+        hand_points=None,
+        events=tuple(events),
+    )
+
+
+def replay_steps(game: Game) -> list[Step]:
+    """Every step of a recorded match, from the first deal to the last move."""
+    steps: list[Step] = []
+
+    def seen(now: Game) -> None:
+        if not steps:
+            steps.append(_at_deal(now))
+            return
+        before = steps[-1]
+        number = before.hand_number
+        last = [e for e in now.history(number) if isinstance(e, Play)][-1]
+        move = last.move
+        hands = list(before.hands)
+        hands[last.seat] = tuple(c for c in hands[last.seat] if c != move.card)
+        ended = now.is_over() or now.hand_number != number
+        if not ended:
+            steps.append(
+                Step(
+                    hand_number=number,
+                    dealer=now.dealer,
+                    move_number=before.move_number + 1,
+                    hands=tuple(now.hand(seat) for seat in range(now.players)),
+                    table=now.table,
+                    stock=now.stock_size,
+                    captured=tuple(len(pile) for pile in now.captured),
+                    sweeps=now.sweeps,
+                    totals=now.totals,
+                    seat=last.seat,
+                    move=move,
+                    sweep=last.sweep,
+                    hand_points=None,
+                )
+            )
+            return
+        # The hand is over (and the next one dealt): show the table as the move left it.
+        if move.is_capture:
+            table = tuple(c for c in before.table if c not in move.captures)
+        else:
+            table = (*before.table, move.card)
+        side = now.side_of(last.seat)
+        captured = list(before.captured)
+        sweeps = list(before.sweeps)
+        if move.is_capture:
+            captured[side] += 1 + len(move.captures)
+        if last.sweep:
+            sweeps[side] += 1
+        steps.append(
+            Step(
+                hand_number=number,
+                dealer=before.dealer,
+                move_number=before.move_number + 1,
+                hands=tuple(hands),
+                table=table,
+                stock=0,
+                captured=tuple(captured),
+                sweeps=tuple(sweeps),
+                totals=now.totals,
+                seat=last.seat,
+                move=move,
+                sweep=last.sweep,
+                hand_points=now.results[number].points,
+            )
+        )
+        if not now.is_over():
+            steps.append(_at_deal(now))
+
+    replay(game.record(), seen)
+    return steps
+
+
+class ReplayApp(App[None]):
+    """A recorded match, one step a key press: every seat's cards, the table, the move."""
+
+    TITLE = "escoba replay"
+    CSS = """
+    Screen { layout: vertical; padding: 0 1; }
+    #status { text-style: bold; }
+    #info { margin-bottom: 1; }
+    #table-cards { margin-bottom: 1; }
+    #hands { margin-bottom: 1; }
+    #move { color: $warning; }
+    #keys { dock: bottom; color: $text-muted; }
+    """
+    BINDINGS = [  # noqa: RUF012 (Textual's declared class attribute)
+        Binding("right,n,space", "step(1)", "next", show=False),
+        Binding("left,p", "step(-1)", "back", show=False),
+        Binding("home", "go(0)", "first", show=False),
+        Binding("end", "go(-1)", "last", show=False),
+        Binding("q,escape", "quit", "quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        levels: Sequence[str | None],
+        person: int | None = None,
+        deck: DeckStyle = "french",
+        language: str = "en",
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.levels = tuple(levels)
+        self.person = person
+        self.deck: DeckStyle = deck
+        self.language = language
+        self.steps = replay_steps(game)
+        self.hand_moves = [len(hand["moves"]) for hand in game.record()["hands"]]
+        self.index = 0
+
+    # -- words
+
+    def tr(self, key: str, **params: object) -> str:
+        return t(key, self.language, **params)
+
+    def seat_name(self, seat: int, long: bool = False) -> str:
+        if seat == self.person:
+            return self.tr("you")
+        level = self.levels[seat] if seat < len(self.levels) else None
+        if long and level is not None:
+            return self.tr("seat_level", seat=seat, level=level)
+        return self.tr("seat", seat=seat)
+
+    def side_names(self) -> list[str]:
+        return ["+".join(self.seat_name(s) for s in side) for side in self.game.sides]
+
+    def cards(self, cards: Sequence[Card], sep: str = "  ") -> Text:
+        if not cards:
+            return Text(self.tr("empty"), style="dim")
+        return cards_text(sorted(cards), self.deck, self.language, sep)
+
+    def move_text(self, seat: int, move: Move, sweep: bool) -> Text:
+        name = Text(self.seat_name(seat))
+        mine = "_you" if seat == self.person else ""
+        card = card_text(move.card, self.deck, self.language)
+        if move.is_capture:
+            taken = cards_text(sorted(move.captures), self.deck, self.language, " + ")
+            line = fill("played_take" + mine, self.language, name=name, card=card, cards=taken)
+        else:
+            line = fill("played_drop" + mine, self.language, name=name, card=card)
+        if sweep:
+            line.append(self.tr("sweep"), style="bold magenta")
+        return line
+
+    # -- layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status", markup=False)
+        yield Static(id="info", markup=False)
+        yield Static(id="table-cards", markup=False)
+        yield Static(id="hands", markup=False)
+        yield Static(id="move", markup=False)
+        yield Static(self.tr("replay_keys"), id="keys", markup=False)
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def scores(self, points: Sequence[int]) -> str:
+        return "  ".join(f"{n} {p}" for n, p in zip(self.side_names(), points, strict=True))
+
+    def show(self) -> None:
+        step = self.steps[self.index]
+        moves = self.hand_moves[step.hand_number]
+        status = self.tr(
+            "replay_status",
+            hand=step.hand_number + 1,
+            move=step.move_number,
+            moves=moves,
+            step=self.index + 1,
+            steps=len(self.steps),
+        )
+        self.query_one("#status", Static).update(Text(status))
+        info = [
+            self.tr("dealer", name=self.seat_name(step.dealer)),
+            self.tr("stock", n=step.stock),
+            f"{self.tr('totals', target=self.game.rules.target_score)}: {self.scores(step.totals)}",
+        ]
+        sides = [
+            self.tr("captured", name=name, cards=cards, sweeps=sweeps)
+            for name, cards, sweeps in zip(
+                self.side_names(), step.captured, step.sweeps, strict=True
+            )
+        ]
+        self.query_one("#info", Static).update(Text(" · ".join(info) + "\n" + " · ".join(sides)))
+        table = Text(self.tr("table") + ": ", style="dim")
+        table.append_text(self.cards(step.table, sep="   "))
+        self.query_one("#table-cards", Static).update(table)
+        hands = Text()
+        for seat, held in enumerate(step.hands):
+            if seat:
+                hands.append("\n")
+            mover = step.move is not None and seat == step.seat
+            hands.append(("▶ " if mover else "  ") + self.seat_name(seat, long=True) + ": ")
+            hands.append_text(self.cards(held))
+        self.query_one("#hands", Static).update(hands)
+        self.query_one("#move", Static).update(self.step_text(step))
+
+    def step_text(self, step: Step) -> Text:
+        lines: list[Text] = []
+        if step.move is None or step.seat is None:
+            lines.append(Text(self.tr("replay_start")))
+            for event in step.events:
+                if event == "redeal":
+                    lines.append(Text(self.tr("redeal")))
+                else:
+                    _, dealer, count = event.split(":")
+                    name = self.seat_name(int(dealer))
+                    lines.append(Text(self.tr("initial_sweep", name=name, n=count)))
+        else:
+            lines.append(self.move_text(step.seat, step.move, step.sweep))
+        if step.hand_points is not None:
+            points = self.scores(step.hand_points)
+            lines.append(
+                Text(self.tr("replay_hand_end", n=step.hand_number + 1, points=points), "bold")
+            )
+            if step is self.steps[-1] and self.game.winner is not None:
+                winner = self.side_names()[self.game.winner]
+                lines.append(Text(self.tr("winner", name=winner), "bold"))
+        return Text("\n").join(lines)
+
+    def screen_text(self) -> str:
+        """Every text the screen shows (for tests and checks)."""
+        return "\n".join(plain_text(w) for w in self.screen.query(Static))
+
+    # -- keys
+
+    def action_step(self, delta: int) -> None:
+        self.action_go(max(0, min(len(self.steps) - 1, self.index + delta)))
+
+    def action_go(self, index: int) -> None:
+        self.index = index % len(self.steps)
+        self.show()
