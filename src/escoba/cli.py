@@ -96,7 +96,7 @@ class _OneLineErrors(TyperGroup):
 app = typer.Typer(
     cls=_OneLineErrors,
     name="escoba",
-    help="Escoba, Scopa and Escova: the rules, and what random play makes of them.",
+    help="Escoba, Scopa and Escova: play against the computer, the rules, and the arena.",
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -131,7 +131,7 @@ def _root(
         ),
     ] = False,
 ) -> None:
-    """Escoba, Scopa and Escova: the rules, and what random play makes of them."""
+    """Escoba, Scopa and Escova: play against the computer, the rules, and the arena."""
     if ctx.invoked_subcommand is None:
         help_text = ctx.get_help()  # rich prints the help itself and returns ""
         if help_text:
@@ -589,6 +589,51 @@ def _language(name: str | None) -> str | None:
     return chosen
 
 
+def _full_screen(plain: bool) -> bool:
+    """Whether to show the full-screen game: not --plain, and a terminal on both ends."""
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+_Setup = tuple[RuleSet, int, bool, list[str], DeckStyle, str]
+
+
+def _setup_screen(
+    preset: str,
+    rules: RuleSet,
+    players: int,
+    partnerships: bool,
+    levels: list[str],
+    deck: DeckStyle,
+    language: str,
+) -> _Setup | None:
+    """The settings chosen on the setup screen (prefilled from these), None if cancelled."""
+    try:
+        from .tui.setup import SetupApp, SetupChoice
+    except ImportError:  # no Textual: the options given (and the plain game)
+        return rules, players, partnerships, levels, deck, language
+    chosen = SetupApp(
+        SetupChoice(
+            preset=preset,
+            rules=rules,
+            players=players,
+            partnerships=partnerships,
+            opponents=tuple(levels),
+            deck=deck,
+            language=language,
+        )
+    ).run()
+    if chosen is None:
+        return None
+    return (
+        chosen.rules,
+        chosen.players,
+        chosen.partnerships,
+        list(chosen.opponents),
+        chosen.deck,
+        chosen.language,
+    )
+
+
 @app.command("play")
 def play_command(
     plain: Annotated[
@@ -647,6 +692,13 @@ def play_command(
         ),
     ] = None,
     settings: Settings = None,
+    quick: Annotated[
+        bool,
+        typer.Option(
+            "--quick",
+            help="Start at once with the options given (no setup screen on a terminal).",
+        ),
+    ] = False,
 ) -> None:
     """Play a match against the computer: you are seat 0; saved when you quit."""
     from .play import Session, SessionError, Storage
@@ -684,6 +736,21 @@ def play_command(
             import secrets
 
             seed = secrets.randbelow(1_000_000)
+        deck_style: DeckStyle = style or "french"
+        chosen_language = lang or "en"
+        if not quick and _full_screen(plain):
+            chosen = _setup_screen(
+                rules_name.strip().lower(),
+                rules,
+                players,
+                partnerships,
+                levels,
+                deck_style,
+                chosen_language,
+            )
+            if chosen is None:
+                return  # cancelled: no match
+            rules, players, partnerships, levels, deck_style, chosen_language = chosen
         try:
             session = Session.new(
                 rules,
@@ -691,13 +758,13 @@ def play_command(
                 partnerships=partnerships,
                 seed=seed,
                 opponents=levels,
-                deck=style or "french",
-                language=lang or "en",
+                deck=deck_style,
+                language=chosen_language,
             )
         except EscobaError as error:
             _fail(str(error))
     # Piped input or output gets plain lines: the full-screen game needs a terminal.
-    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if _full_screen(plain):
         try:
             from .tui import run_app
         except ImportError as error:
