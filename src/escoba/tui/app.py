@@ -437,7 +437,9 @@ class EscobaApp(App[None]):
     def action_rules(self) -> None:
         if self.modal_open:
             return
-        self.push_screen(CheatSheetScreen(cheat_sheet_lines(self.rules), self.language))
+        self.push_screen(
+            CheatSheetScreen(cheat_sheet_lines(self.rules, language=self.language), self.language)
+        )
 
     def action_hint(self) -> None:
         if self.modal_open:
