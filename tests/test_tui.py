@@ -472,3 +472,22 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
     result = runner.invoke(escoba.cli.app, ["replay", str(path)])
     assert result.exit_code == 0, result.output
     assert started[-1][0] == "replay" and result.output == ""
+
+
+def test_a_resized_terminal_keeps_the_game_whole() -> None:
+    """Issue "escoba play": it works in 80x24 and on resize: shrink, grow and play on."""
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        for width, height in ((60, 20), (120, 40), SIZE):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            assert app.size == (width, height)
+            text = app.screen_text()
+            assert "Your turn" in text and "[1]" in text
+            for widget in app.screen.query("Static"):
+                if widget.display and widget.region.height:
+                    assert widget.region.right <= width
+        await step(app, pilot)
+        assert len(app.game.history()) > 1  # the game goes on after the resizes
+
+    run(check)
