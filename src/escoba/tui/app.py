@@ -122,7 +122,7 @@ class EscobaApp(App[None]):
         level = self.session.levels[seat]
         if level is None:
             return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)
-        return self.tr("seat_level", seat=seat, level=level)
+        return self.tr("seat_level", seat=seat, level=self.tr(f"level.{level}"))
 
     def short_seat_name(self, seat: int) -> str:
         return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)

@@ -23,6 +23,9 @@ from ..errors import EscobaError
 from ..rules import RULESETS, RuleSet
 from .texts import UI_LANGUAGES, t
 
+# Each language by its own name, the same whatever language the screen speaks.
+LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
+
 __all__ = ["BOOL_OPTIONS", "SetupApp", "SetupChoice", "run_setup"]
 
 BOOL_OPTIONS: Final[tuple[str, ...]] = (
@@ -161,7 +164,7 @@ class SetupApp(App[SetupChoice | None]):
             with Horizontal(classes="row"):
                 yield Static(id="label-language", classes="label")
                 yield Select(
-                    [(lang, lang) for lang in UI_LANGUAGES],
+                    [(LANGUAGE_NAMES.get(lang, lang), lang) for lang in UI_LANGUAGES],
                     value=self.language,
                     allow_blank=False,
                     compact=True,
@@ -191,6 +194,16 @@ class SetupApp(App[SetupChoice | None]):
         self.query_one("#play", Button).label = t("setup.play", lang)
         self.query_one("#cancel", Button).label = t("setup.cancel", lang)
         self.query_one("#keys", Static).update(t("setup.keys", lang))
+        # The choices' names follow the language; their values (the engine's names) stay.
+        for seat in range(1, MAX_OPPONENTS + 1):
+            self._rename(f"level-{seat}", [(t(f"level.{v}", lang), v) for v in LEVELS])
+        self._rename("deck", [(t(f"deck.{v}", lang), v) for v in DECK_STYLES])
+
+    def _rename(self, name: str, options: list[tuple[str, str]]) -> None:
+        select: Select[str] = self.query_one(f"#{name}", Select)
+        value = select.value
+        select.set_options(options)
+        select.value = value
 
     def _seats_changed(self) -> None:
         players = self._players()
