@@ -148,6 +148,12 @@ Settings = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="OPTION=VALUE", help=SETTINGS_HELP, show_default=False),
 ]
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}.")
+]
+PlayersOption = Annotated[
+    int, typer.Option("--players", "-p", help="Seats at the table: 2, 3 or 4.")
+]
 
 
 def _parse_value(text: str) -> bool | int | str:
@@ -301,13 +307,8 @@ def simulate_command(
     games: Annotated[
         int, typer.Option("--games", "-n", help="Number of matches to play (1 or more).")
     ] = 1000,
-    rules_name: Annotated[
-        str,
-        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
-    ] = BASE_PRESET,
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="Seats at the table: 2, 3 or 4.")
-    ] = 2,
+    rules_name: RulesOption = BASE_PRESET,
+    players: PlayersOption = 2,
     partnerships: Annotated[
         bool,
         typer.Option("--partnerships", help="With 4 players: seats 0+2 against 1+3."),
@@ -427,10 +428,7 @@ def arena_command(
             "--hands", "-n", help="Duplicate hands: decks, each played in every seat rotation."
         ),
     ] = 200,
-    rules_name: Annotated[
-        str,
-        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
-    ] = BASE_PRESET,
+    rules_name: RulesOption = BASE_PRESET,
     players: Annotated[
         int | None,
         typer.Option(
@@ -651,13 +649,8 @@ def play_command(
             "--seed", help="Seed of the deals (default: a random one).", show_default=False
         ),
     ] = None,
-    rules_name: Annotated[
-        str,
-        typer.Option("--rules", "-r", metavar="PRESET", help=f"One of {', '.join(RULESETS)}."),
-    ] = BASE_PRESET,
-    players: Annotated[
-        int, typer.Option("--players", "-p", help="Seats at the table: 2, 3 or 4.")
-    ] = 2,
+    rules_name: RulesOption = BASE_PRESET,
+    players: PlayersOption = 2,
     partnerships: Annotated[
         bool,
         typer.Option("--partnerships", help="With 4 players: you and seat 2 against 1 and 3."),

@@ -9,14 +9,14 @@ from typing import Any, Final, Literal
 
 from .errors import RulesError
 
-__all__ = ["RULESETS", "CaptureMode", "RuleSet", "SevensMode", "preset_name"]
+__all__ = ["BOOL_OPTIONS", "RULESETS", "CaptureMode", "RuleSet", "SevensMode", "preset_name"]
 
 CaptureMode = Literal["sum15", "match"]
 SevensMode = Literal["ranking", "sevens", "primiera", "none"]
 
 _CAPTURE_MODES: Final = ("sum15", "match")
 _SEVENS_MODES: Final = ("ranking", "sevens", "primiera", "none")
-_BOOL_OPTIONS: Final = (
+BOOL_OPTIONS: Final[tuple[str, ...]] = (
     "forced_capture",
     "last_play_sweep_counts",
     "initial_table_sweeps",
@@ -72,7 +72,7 @@ class RuleSet:
             raise RulesError(
                 f"sevens: {self.sevens!r} is not one of {', '.join(map(repr, _SEVENS_MODES))}"
             )
-        for name in _BOOL_OPTIONS:
+        for name in BOOL_OPTIONS:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise RulesError(f"{name}: must be true or false, got {value!r}")

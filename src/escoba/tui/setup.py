@@ -20,7 +20,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from ..ai import LEVELS
 from ..cards import DECK_STYLES, DeckStyle
 from ..errors import EscobaError
-from ..rules import RULESETS, RuleSet
+from ..rules import BOOL_OPTIONS, RULESETS, RuleSet
 from .texts import UI_LANGUAGES, t
 
 # Each language by its own name, the same whatever language the screen speaks.
@@ -28,16 +28,6 @@ LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "es": "Español", "it
 
 __all__ = ["BOOL_OPTIONS", "SetupApp", "SetupChoice", "run_setup"]
 
-BOOL_OPTIONS: Final[tuple[str, ...]] = (
-    "forced_capture",
-    "last_play_sweep_counts",
-    "initial_table_sweeps",
-    "kings_redeal",
-    "primiera_needs_all_suits",
-    "all_coins_two",
-    "big_wins",
-)
-"""The true/false options of :class:`RuleSet`, shown as check boxes."""
 
 MAX_OPPONENTS: Final = 3
 DEFAULT_LEVEL: Final = "medium"
