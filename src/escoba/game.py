@@ -2,7 +2,7 @@
 
 The state is kept as ints (bit sets of cards) so that random play and search run fast; the
 public methods turn it into Cards, Moves and immutable observations. Every change of state
-goes through :meth:`Game.play`, which accepts only a legal move.
+goes through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal moves.
 """
 
 from __future__ import annotations
