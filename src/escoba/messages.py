@@ -13,7 +13,7 @@ from typing import Final
 
 from .errors import EscobaError
 
-__all__ = ["LANGUAGES", "MESSAGES", "Message", "text"]
+__all__ = ["LANGUAGES", "MESSAGES", "Message", "lookup", "text"]
 
 LANGUAGES: Final = ("en", "de", "es", "it")
 
@@ -960,11 +960,19 @@ class Message:
 
 def text(key: str, language: str = "en", **params: object) -> str:
     """The text of a message in a language (English where that language has none)."""
-    texts = MESSAGES.get(key)
-    if texts is None:
-        raise EscobaError(f"unknown message key {key!r}")
     if language not in LANGUAGES:
         raise EscobaError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    return lookup(MESSAGES, key, language, **params)
+
+
+def lookup(
+    catalogue: Mapping[str, Mapping[str, str]], key: str, language: str, **params: object
+) -> str:
+    """A text of any catalogue (key, then language), filled in; English where a language (or
+    an unknown one) has none. The one place that decides fallback and number format."""
+    texts = catalogue.get(key)
+    if texts is None:
+        raise EscobaError(f"unknown message key {key!r}")
     shown = {name: _number(value, language) for name, value in params.items()}
     return texts.get(language, texts["en"]).format(**shown)
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from ..messages import LANGUAGES, lookup
+
 __all__ = ["TEXTS", "UI_LANGUAGES", "t"]
 
-UI_LANGUAGES: Final = ("en", "de", "es", "it")
+UI_LANGUAGES: Final = LANGUAGES
 
 TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
     "you": {"en": "You", "de": "Du", "es": "Tú", "it": "Tu"},
@@ -362,5 +364,4 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
 
 def t(key: str, language: str = "en", **params: object) -> str:
     """The text of ``key`` in ``language`` (English where there is none), filled in."""
-    texts = TEXTS[key]
-    return texts.get(language, texts["en"]).format(**params)
+    return lookup(TEXTS, key, language, **params)
