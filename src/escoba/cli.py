@@ -565,6 +565,44 @@ def main() -> None:
     app()
 
 
+# -- escoba serve --------------------------------------------------------------------------------
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy database URL; default SQLite in the user's data directory."),
+    ] = None,
+    pace: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds before each computer move.")
+    ] = 0.7,
+) -> None:
+    """Start the web game: open the printed address in a browser, create a room, play."""
+    try:
+        import uvicorn
+
+        from .server.app import create_app
+        from .server.storage import default_database_url
+    except ImportError as missing:
+        _fail(
+            f"the web game needs {missing.name!r}; install it with: "
+            "python3 -m pip install 'escoba[web]'"
+        )
+    url = database or default_database_url()
+    try:
+        application = create_app(url, pace=pace)
+    except Exception as error:  # a bad URL or a missing database driver
+        _fail(f"--database: cannot open {url!r}: {error}")
+    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
+    typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {url}; Ctrl+C stops)")
+    uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=65536)
+
+
 # -- escoba play and escoba replay ---------------------------------------------------------------
 
 

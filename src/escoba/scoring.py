@@ -19,6 +19,7 @@ __all__ = [
     "CATEGORIES",
     "HandScore",
     "primiera",
+    "score_counts",
     "score_hand",
     "score_masks",
     "setenta_key",
@@ -92,44 +93,75 @@ def _top(values: Sequence[Any], points: int, sides: int) -> list[int]:
     return out
 
 
-def score_masks(
-    piles: Sequence[int], sweeps: Sequence[int], rules: RuleSet
+def score_counts(
+    cards: Sequence[int],
+    coins: Sequence[int],
+    seven_of_coins: Sequence[bool],
+    sevens: Sequence[Any],
+    all_sevens: Sequence[bool],
+    sweeps: Sequence[int],
+    rules: RuleSet,
 ) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
-    """Score piles given as bit sets (the engine's fast path; inputs are trusted)."""
-    n = len(piles)
-    counts = [p.bit_count() for p in piles]
-    coins = [(p & COINS_MASK).bit_count() for p in piles]
-    cards = _top(counts, 1, n)
+    """Score a hand from what each side took, counted: the one place the categories are decided
+    (inputs are trusted; :func:`score_masks` and the score pad both come here).
+
+    One value per side: ``cards`` and ``coins`` taken, whether it took the seven of coins,
+    its standing in the sevens category (a setenta key, a primiera with -1 for "may not win",
+    or a number of sevens: compared as the rule set's category compares; ignored with
+    ``sevens="none"``), whether it took all four sevens, and its sweeps.
+    """
+    n = len(cards)
+    card_points = _top(cards, 1, n)
     coin_points = _top(coins, 1, n)
     if rules.big_wins:
-        for side, count in enumerate(counts):
-            if cards[side] and count >= 30 and sorted(counts)[-2] < 10:
-                cards[side] = 2
+        for side, count in enumerate(cards):
+            if card_points[side] and count >= 30 and sorted(cards)[-2] < 10:
+                card_points[side] = 2
     if rules.all_coins_two or rules.big_wins:
         for side, count in enumerate(coins):
             if count == 10:
                 coin_points[side] = 2
     mode = rules.sevens
-    if mode == "ranking":
-        sevens = _top([setenta_key(p) for p in piles], 1, n)
-    elif mode == "sevens":
-        sevens = _top([(p & SEVENS_MASK).bit_count() for p in piles], 1, n)
-    elif mode == "primiera":
-        values = [primiera(p, rules.primiera_needs_all_suits) for p in piles]
-        sevens = [0] * n if max(values) < 0 else _top(values, 1, n)
+    if mode == "none" or (mode == "primiera" and max(sevens) < 0):
+        seven_points = [0] * n
     else:
-        sevens = [0] * n
+        seven_points = _top(sevens, 1, n)
     # big_wins and all_sevens_bonus name the same extra point; together they give the larger.
     bonus = max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
     breakdown = {
-        "cards": tuple(cards),
+        "cards": tuple(card_points),
         "coins": tuple(coin_points),
-        "seven_of_coins": tuple([1 if p & SEVEN_OF_COINS else 0 for p in piles]),
-        "sevens": tuple(sevens),
-        "all_sevens": tuple([bonus if p & SEVENS_MASK == SEVENS_MASK else 0 for p in piles]),
+        "seven_of_coins": tuple([1 if held else 0 for held in seven_of_coins]),
+        "sevens": tuple(seven_points),
+        "all_sevens": tuple([bonus if held else 0 for held in all_sevens]),
         "sweeps": tuple(sweeps),
     }
     return tuple(map(sum, zip(*breakdown.values(), strict=True))), breakdown
+
+
+def score_masks(
+    piles: Sequence[int], sweeps: Sequence[int], rules: RuleSet
+) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
+    """Score piles given as bit sets (the engine's fast path; inputs are trusted)."""
+    mode = rules.sevens
+    standing: list[Any]
+    if mode == "ranking":
+        standing = [setenta_key(p) for p in piles]
+    elif mode == "sevens":
+        standing = [(p & SEVENS_MASK).bit_count() for p in piles]
+    elif mode == "primiera":
+        standing = [primiera(p, rules.primiera_needs_all_suits) for p in piles]
+    else:
+        standing = []
+    return score_counts(
+        [p.bit_count() for p in piles],
+        [(p & COINS_MASK).bit_count() for p in piles],
+        [bool(p & SEVEN_OF_COINS) for p in piles],
+        standing,
+        [p & SEVENS_MASK == SEVENS_MASK for p in piles],
+        sweeps,
+        rules,
+    )
 
 
 def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: RuleSet) -> HandScore:

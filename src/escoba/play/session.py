@@ -148,16 +148,26 @@ class Session:
             raise SessionError("it is not a person's turn")
         return self._play(move)
 
-    def advance(self) -> Played | None:
-        """Play one move of the computer seat to move; None if a person or nobody is to move."""
+    def advance(self, move: Move | None = None) -> Played | None:
+        """Play one move of the computer seat to move; None if a person or nobody is to move.
+
+        ``move``, if given, is the one :meth:`computer_choice` chose (a server thinks in a
+        worker thread, then plays it here); it must be legal.
+        """
         seat = self.game.to_move
         if seat is None or self.is_person(seat):
             return None
+        return self._play(self.computer_choice() if move is None else move)
+
+    def computer_choice(self) -> Move:
+        """The move the computer seat to move chooses; changes nothing."""
+        seat = self.game.to_move
+        if seat is None or self.is_person(seat):
+            raise SessionError("no computer seat is to move")
         level = self.levels[seat]
         assert level is not None
         player = make_player(level, self._player_seed(seat))
-        move = player.choose(self.game.observation(seat), self.game.legal_moves())
-        return self._play(move)
+        return player.choose(self.game.observation(seat), self.game.legal_moves())
 
     def _player_seed(self, seat: int) -> int:
         game = self.game

@@ -1,0 +1,1 @@
+"""The web server: app, protocol, rooms, storage."""

@@ -1,0 +1,327 @@
+"""The web application: pages, the JSON API and the rooms' WebSockets.
+
+``create_app(database_url)`` builds it; ``escoba serve`` runs it on uvicorn. Refusals are
+``{"type": "error", "code": ..., "message": ...}`` with a 4xx status over HTTP, and the same
+message over a WebSocket (which stays open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from ..ai import LEVELS
+from ..cheatsheet import cheat_sheet, cheat_sheet_title
+from ..game import Game
+from ..messages import LANGUAGES
+from ..observation import Play
+from ..records import replay
+from ..rules import BOOL_OPTIONS, OPTION_NAMES, RULESETS, RuleSet, preset_name
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    CreateRoom,
+    ErrorMessage,
+    JoinRoom,
+    MatchSummary,
+    ReplayStep,
+    RoomInfo,
+    SeatTicket,
+    event_view,
+    parse_client_message,
+    result_view,
+)
+from .rooms import Connection, Hub, Refusal
+from .storage import Storage, default_database_url
+
+__all__ = ["WEB", "create_app"]
+
+log = logging.getLogger("escoba.server")
+
+WEB: Final = Path(str(files("escoba") / "web"))
+"""The browser client's static files."""
+
+PAGES: Final = {
+    "/": "index.html",
+    "/history": "history.html",
+    "/scorepad": "scorepad.html",
+}
+
+# A page may use only our own scripts and styles: a nickname can never become a script.
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _error(refusal: Refusal) -> JSONResponse:
+    return JSONResponse(refusal.to_message().model_dump(), status_code=refusal.status)
+
+
+def _validation_text(error: ValidationError | RequestValidationError) -> str:
+    """Pydantic's errors as one readable line naming each bad field."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        parts.append(f"{where or 'message'}: {item.get('msg', 'invalid')}")
+    return "; ".join(parts)
+
+
+def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI:
+    """The application on a database (SQLite in the user's data directory by default);
+    ``pace`` is the pause in seconds before each computer move."""
+    storage = Storage(database_url or default_database_url())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(storage.migrate)
+        hub = Hub(storage, pace=pace)
+        app.state.hub = hub
+        resumed = await hub.resume()
+        if resumed:
+            log.info("resumed %d unfinished matches", resumed)
+        yield
+        await hub.close()
+        storage.close()
+
+    app = FastAPI(title="escoba", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.storage = storage
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    @app.exception_handler(Refusal)
+    async def refused(_request: Request, refusal: Refusal) -> JSONResponse:
+        return _error(refusal)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(Refusal("bad_request", _validation_text(error), 422))
+
+    def hub() -> Hub:
+        result: Hub = app.state.hub
+        return result
+
+    # -- pages
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(WEB / name, media_type="text/html")
+
+    for path, name in PAGES.items():
+        app.add_api_route(path, lambda name=name: page(name), include_in_schema=False)
+
+    @app.get("/room/{room_id}", include_in_schema=False)
+    async def room_page(room_id: str) -> FileResponse:
+        return page("room.html")
+
+    @app.get("/replay/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> FileResponse:
+        return page("replay.html")
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    # -- API
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        """The rule-set presets, every option with its kind, and the computer levels."""
+        base = RuleSet()
+        options: dict[str, Any] = {}
+        for name in OPTION_NAMES:
+            default = getattr(base, name)
+            if name in BOOL_OPTIONS:
+                options[name] = {"kind": "bool", "choices": None, "default": default}
+            elif name == "capture":
+                options[name] = {
+                    "kind": "choice",
+                    "choices": ["sum15", "match"],
+                    "default": default,
+                }
+            elif name == "sevens":
+                choices = ["ranking", "sevens", "primiera", "none"]
+                options[name] = {"kind": "choice", "choices": choices, "default": default}
+            else:
+                options[name] = {"kind": "int", "choices": None, "default": default}
+        return {
+            "presets": {name: rules.to_dict() for name, rules in RULESETS.items()},
+            "options": options,
+            "levels": list(LEVELS),
+        }
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(request: CreateRoom) -> SeatTicket:
+        """Open a room; the answer holds the creator's seat token, shown only this once."""
+        return await hub().create(request)
+
+    @app.get("/api/rooms/{room_id}")
+    async def room_info(room_id: str) -> RoomInfo:
+        return (await hub().room(room_id)).info()
+
+    @app.post("/api/rooms/{room_id}/join")
+    async def join_room(room_id: str, request: JoinRoom) -> SeatTicket:
+        return await hub().join(room_id, request)
+
+    @app.get("/api/rooms/{room_id}/cheatsheet")
+    async def room_cheat_sheet(
+        room_id: str, language: Annotated[str, Query(max_length=8)] = "en"
+    ) -> dict[str, Any]:
+        if language not in LANGUAGES:
+            raise Refusal(
+                "bad_language",
+                f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}",
+            )
+        rules = (await hub().room(room_id)).game.rules
+        return {
+            "title": cheat_sheet_title(preset_name(rules) or "custom", language),
+            "sections": [
+                {"title": section.title, "lines": list(section.lines)}
+                for section in cheat_sheet(rules, language)
+            ],
+        }
+
+    @app.get("/api/matches")
+    async def finished_matches() -> dict[str, list[MatchSummary]]:
+        """Finished matches, newest first."""
+        rows = await asyncio.to_thread(storage.finished_matches)
+        return {
+            "matches": [
+                MatchSummary(
+                    id=match.id,
+                    room=room.id,
+                    number=match.number,
+                    preset=preset_name(RuleSet.from_dict(room.rules)),
+                    players=room.players,
+                    partnerships=room.partnerships,
+                    names=[seat.nickname or seat.level or "?" for seat in seats],
+                    totals=match.totals or [],
+                    winner=match.winner,
+                    finished_at=match.finished_at.isoformat() if match.finished_at else "",
+                )
+                for match, room, seats in rows
+            ]
+        }
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def match_replay(match_id: int) -> dict[str, Any]:
+        """A finished match, every step with every hand shown (unfinished ones stay hidden)."""
+        found = await asyncio.to_thread(storage.match_record, match_id)
+        if found is None or found[0].finished_at is None:
+            raise Refusal("not_found", f"no finished match {match_id}", 404)
+        _, room, record = found
+        seats = await asyncio.to_thread(storage.seats, room.id)
+        steps = await asyncio.to_thread(replay_steps, record)
+        return {
+            "match": match_id,
+            "room": room.id,
+            "preset": preset_name(RuleSet.from_dict(room.rules)),
+            "rules": room.rules,
+            "players": room.players,
+            "partnerships": room.partnerships,
+            "names": [seat.nickname or seat.level or "?" for seat in seats],
+            "steps": [step.model_dump() for step in steps],
+        }
+
+    # -- the game
+
+    @app.websocket("/ws/rooms/{room_id}")
+    async def room_socket(websocket: WebSocket, room_id: str) -> None:
+        await websocket.accept()
+        try:
+            room = await hub().room(room_id)
+        except Refusal as refusal:
+            await websocket.send_text(refusal.to_message().model_dump_json())
+            await websocket.close(code=4404)
+            return
+        connection = Connection(websocket)
+        pump = asyncio.create_task(connection.pump())
+        try:
+            while not connection.closed:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                data = received.get("text")
+                if data is None:
+                    data = received.get("bytes") or b""
+                await _answer(room, connection, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.leave(connection)
+            with contextlib.suppress(Exception):
+                await pump
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    return app
+
+
+async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:
+    """Act on one message; every refusal goes back as an error message."""
+    if len(data) > MAX_MESSAGE_BYTES:
+        connection.send(
+            ErrorMessage(
+                code="too_large", message=f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
+            )
+        )
+        return
+    try:
+        message = parse_client_message(data)
+    except ValidationError as error:
+        connection.send(ErrorMessage(code="bad_message", message=_validation_text(error)))
+        return
+    try:
+        await room.handle(connection, message)
+    except Refusal as refusal:
+        connection.send(refusal.to_message())
+
+
+def replay_steps(record: dict[str, Any]) -> list[ReplayStep]:
+    """Every position of a match, all hands open, with the play that led to it."""
+    steps: list[ReplayStep] = []
+    previous: list[int] = []
+
+    def seen(game: Game) -> None:
+        event = None
+        hand_ended = False
+        if previous:
+            played_in = previous[0]
+            plays = [e for e in game.history(played_in) if isinstance(e, Play)]
+            event = event_view(plays[-1])
+            hand_ended = game.hand_number != played_in or game.is_over()
+        previous[:] = [game.hand_number]
+        steps.append(
+            ReplayStep(
+                hand_number=game.hand_number,
+                dealer=game.dealer,
+                to_move=game.to_move,
+                hands=[[str(card) for card in game.hand(seat)] for seat in range(game.players)],
+                table=[str(card) for card in game.table],
+                stock_size=game.stock_size,
+                captured=[[str(card) for card in sorted(pile)] for pile in game.captured],
+                sweeps=list(game.sweeps),
+                totals=list(game.totals),
+                results=[result_view(result) for result in game.results],
+                event=event,
+                hand_ended=hand_ended,
+            )
+        )
+
+    replay(record, on_move=seen)
+    return steps

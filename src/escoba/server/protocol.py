@@ -1,0 +1,397 @@
+"""The JSON protocol between the browser and the server, as typed message models.
+
+Both the server and the tests build and read messages through these models; `docs/protocol.md`
+describes them for client authors. Every message is a JSON object with a ``type``.
+
+Client to server, over the room's WebSocket: ``join``, ``watch``, ``play``, ``hint``,
+``rematch``, ``ping``. Server to client: ``welcome``, ``state``, ``hint``, ``error``, ``pong``.
+Over HTTP: room creation and joining, room info, presets, finished matches and replays, the
+cheat sheet. A refusal is always an ``error`` message (over HTTP, with a 4xx status).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..ai import LEVELS
+from ..cards import Card
+from ..moves import Move
+from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from ..scoring import HandResult
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_NICKNAME",
+    "ClientMessage",
+    "CreateRoom",
+    "ErrorMessage",
+    "EventView",
+    "HandResultView",
+    "HintMove",
+    "HintReply",
+    "HintRequest",
+    "JoinMessage",
+    "JoinRoom",
+    "MatchSummary",
+    "MatchView",
+    "MoveView",
+    "PingMessage",
+    "PlayMessage",
+    "PongMessage",
+    "RematchMessage",
+    "ReplayStep",
+    "RoomInfo",
+    "SeatInfo",
+    "SeatTicket",
+    "StateMessage",
+    "WatchMessage",
+    "WelcomeMessage",
+    "event_view",
+    "match_view",
+    "move_view",
+    "parse_client_message",
+    "parse_move",
+    "result_view",
+]
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""Longer WebSocket messages are refused unread."""
+MAX_NICKNAME: Final = 24
+
+SeatKind = Literal["person", "computer"]
+Level = Literal["beginner", "easy", "medium", "hard", "expert"]
+assert set(Level.__args__) == set(LEVELS), "protocol levels follow the registered ones"  # type: ignore[attr-defined]
+
+
+class _Message(BaseModel):
+    # Unknown fields are refused: a typo in a client is an error, not silently ignored.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- client to server
+
+
+class JoinMessage(_Message):
+    """Take your seat with the token from creating or joining the room."""
+
+    type: Literal["join"]
+    token: str = Field(min_length=1, max_length=128)
+
+
+class WatchMessage(_Message):
+    """Watch the room as a spectator: the public view only."""
+
+    type: Literal["watch"]
+
+
+class PlayMessage(_Message):
+    """Play ``card`` from your hand, taking ``captures`` from the table ([] drops it)."""
+
+    type: Literal["play"]
+    card: str = Field(max_length=8)
+    captures: list[Annotated[str, Field(max_length=8)]] = Field(default=[], max_length=40)
+
+
+class HintRequest(_Message):
+    """Ask the coach about your moves, with reasons in ``language``."""
+
+    type: Literal["hint"]
+    language: Literal["en", "de", "es", "it"] = "en"
+
+
+class RematchMessage(_Message):
+    """Start a new match in this room once the match is over."""
+
+    type: Literal["rematch"]
+
+
+class PingMessage(_Message):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    JoinMessage | WatchMessage | PlayMessage | HintRequest | RematchMessage | PingMessage,
+    Field(discriminator="type"),
+]
+_CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Read one client message; raise pydantic's ValidationError when it is malformed."""
+    return _CLIENT_MESSAGE.validate_json(text)
+
+
+# -- HTTP requests
+
+
+class CreateRoom(_Message):
+    """Open a room: the rules, the seats, and the nickname of the person creating it."""
+
+    rules: str = Field(default="escoba", max_length=40, description="a preset name")
+    options: dict[str, int | bool | str] = Field(
+        default={}, max_length=20, description="rule options over the preset"
+    )
+    players: int = Field(default=2, ge=2, le=4)
+    partnerships: bool = False
+    seats: list[Literal["person"] | Level] = Field(
+        default=["person", "medium"],
+        min_length=2,
+        max_length=4,
+        description="one entry per seat: 'person' or a computer level",
+    )
+    seat: int | None = Field(
+        default=None, ge=0, le=3, description="the creator's seat; default the first person seat"
+    )
+    nickname: str = Field(min_length=1, max_length=MAX_NICKNAME)
+
+
+class JoinRoom(_Message):
+    """Take a free person seat in a room."""
+
+    nickname: str = Field(min_length=1, max_length=MAX_NICKNAME)
+    seat: int | None = Field(default=None, ge=0, le=3, description="default: the first free")
+
+
+class SeatTicket(_Message):
+    """The answer to creating or joining: your seat and its secret token."""
+
+    room: str
+    seat: int
+    token: str
+    invite: str
+    """The room's invite path, ``/room/<id>``."""
+
+
+# -- server to client
+
+
+class SeatInfo(_Message):
+    seat: int
+    kind: SeatKind
+    level: Level | None
+    nickname: str | None
+    """The person's nickname once the seat is taken (None while free; None for computers)."""
+    taken: bool
+    connected: bool
+    """A person is connected to this seat now (always True for computer seats)."""
+
+
+class RoomInfo(_Message):
+    id: str
+    invite: str
+    preset: str | None
+    rules: dict[str, Any]
+    players: int
+    partnerships: bool
+    sides: list[list[int]]
+    seats: list[SeatInfo]
+    match_number: int
+    """Matches played in this room so far, counting the current one (1 for the first)."""
+    status: Literal["playing", "over"]
+
+
+class MoveView(_Message):
+    card: str
+    captures: list[str]
+    text: str
+    """The engine's move text, ``4h:4c+7d`` or ``Qd``."""
+
+
+class EventView(_Message):
+    """A public event of the hand: ``play``, ``deal``, ``initial_sweep`` or ``redeal``."""
+
+    kind: Literal["play", "deal", "initial_sweep", "redeal"]
+    seat: int | None = None
+    card: str | None = None
+    captures: list[str] = []
+    sweep: bool = False
+    round: int | None = None
+    dealer: int | None = None
+    sweeps: int = 0
+    cards: list[str] = []
+    """The dealer's initial sweep, or the table shown before a redeal."""
+
+
+class HandResultView(_Message):
+    dealer: int
+    points: list[int]
+    sweeps: list[int]
+    cards: list[int]
+    """Cards taken per side."""
+    breakdown: dict[str, list[int]]
+    """Points per side in each category (``cards``, ``coins``, ``seven_of_coins``, ``sevens``,
+    ``all_sevens``, ``sweeps``)."""
+
+
+class MatchView(_Message):
+    """One seat's observation (spectators: the public part of it)."""
+
+    seat: int | None
+    hand_number: int
+    dealer: int
+    to_move: int | None
+    hand: list[str]
+    """Your own cards; empty for spectators."""
+    table: list[str]
+    stock_size: int
+    hand_sizes: list[int]
+    captured: list[list[str]]
+    """Each side's captured cards this hand (captures are made face up)."""
+    sweeps: list[int]
+    history: list[EventView]
+    totals: list[int]
+    results: list[HandResultView]
+    legal: list[MoveView]
+    """Your legal moves when you are to move, else empty."""
+    over: bool
+    winner: int | None
+
+
+class WelcomeMessage(_Message):
+    type: Literal["welcome"] = "welcome"
+    seat: int | None
+    """Your seat, None when watching."""
+    room: RoomInfo
+
+
+class StateMessage(_Message):
+    """Sent on joining and after every change; ``event`` is the play that caused it."""
+
+    type: Literal["state"] = "state"
+    room: RoomInfo
+    match: MatchView
+    event: EventView | None = None
+    hand_ended: bool = False
+    """``event`` ended a hand: its result is the last of ``match.results``."""
+
+
+class HintMove(_Message):
+    move: MoveView
+    gain: float
+    loss: float
+    text: str
+    """The coach's verdict and reasons in the asked language."""
+
+
+class HintReply(_Message):
+    type: Literal["hint"] = "hint"
+    moves: list[HintMove]
+    """Every legal move, best first."""
+
+
+class ErrorMessage(_Message):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+class PongMessage(_Message):
+    type: Literal["pong"] = "pong"
+
+
+class MatchSummary(_Message):
+    """A finished match in the history list."""
+
+    id: int
+    room: str
+    number: int
+    preset: str | None
+    players: int
+    partnerships: bool
+    names: list[str]
+    """Each seat's nickname or computer level."""
+    totals: list[int]
+    winner: int | None
+    finished_at: str
+    """ISO 8601, UTC."""
+
+
+class ReplayStep(_Message):
+    """One position of a finished match's replay, every hand open."""
+
+    hand_number: int
+    dealer: int
+    to_move: int | None
+    hands: list[list[str]]
+    """Every seat's cards."""
+    table: list[str]
+    stock_size: int
+    captured: list[list[str]]
+    sweeps: list[int]
+    totals: list[int]
+    results: list[HandResultView]
+    event: EventView | None
+    """The play that led here (None for the first position)."""
+    hand_ended: bool
+
+
+# -- building views from engine values
+
+
+def _cards(cards: Any) -> list[str]:
+    return [str(card) for card in sorted(cards)]
+
+
+def move_view(move: Move) -> MoveView:
+    return MoveView(card=str(move.card), captures=_cards(move.captures), text=str(move))
+
+
+def event_view(event: Event) -> EventView:
+    if isinstance(event, Play):
+        return EventView(
+            kind="play",
+            seat=event.seat,
+            card=str(event.card),
+            captures=_cards(event.captures),
+            sweep=event.sweep,
+        )
+    if isinstance(event, Deal):
+        return EventView(kind="deal", round=event.round)
+    if isinstance(event, InitialSweep):
+        return EventView(
+            kind="initial_sweep",
+            dealer=event.dealer,
+            cards=_cards(event.cards),
+            sweeps=event.sweeps,
+        )
+    assert isinstance(event, Redeal)
+    return EventView(kind="redeal", cards=[str(card) for card in event.table])
+
+
+def result_view(result: HandResult) -> HandResultView:
+    return HandResultView(
+        dealer=result.dealer,
+        points=list(result.points),
+        sweeps=list(result.sweeps),
+        cards=[len(pile) for pile in result.piles],
+        breakdown={name: list(points) for name, points in result.breakdown.items()},
+    )
+
+
+def match_view(observation: Observation, *, spectator: bool = False) -> MatchView:
+    """The view sent to a seat; with ``spectator`` only what everybody at the table sees."""
+    return MatchView(
+        seat=None if spectator else observation.seat,
+        hand_number=observation.hand_number,
+        dealer=observation.dealer,
+        to_move=observation.to_move,
+        hand=[] if spectator else [str(card) for card in observation.hand],
+        table=[str(card) for card in observation.table],
+        stock_size=observation.stock_size,
+        hand_sizes=list(observation.hand_sizes),
+        captured=[_cards(pile) for pile in observation.captured],
+        sweeps=list(observation.sweeps),
+        history=[event_view(event) for event in observation.history],
+        totals=list(observation.totals),
+        results=[result_view(result) for result in observation.results],
+        legal=[] if spectator else [move_view(move) for move in observation.legal_moves],
+        over=observation.winner is not None,
+        winner=observation.winner,
+    )
+
+
+def parse_move(card: str, captures: list[str]) -> Move:
+    """The Move of a play message; raise InvalidCardError naming a malformed card."""
+    return Move(Card.parse(card), frozenset(Card.parse(text) for text in captures))
