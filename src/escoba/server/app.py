@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -42,7 +43,7 @@ from .protocol import (
     result_view,
 )
 from .rooms import Connection, Hub, Refusal
-from .storage import Storage, default_database_url
+from .storage import SeatRow, Storage, default_database_url
 
 __all__ = ["WEB", "create_app"]
 
@@ -209,10 +210,11 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
                     preset=preset_name(RuleSet.from_dict(room.rules)),
                     players=room.players,
                     partnerships=room.partnerships,
-                    names=[seat.nickname or seat.level or "?" for seat in seats],
+                    names=_names(seats),
+                    levels=[seat.level for seat in seats],  # type: ignore[misc]
                     totals=match.totals or [],
                     winner=match.winner,
-                    finished_at=match.finished_at.isoformat() if match.finished_at else "",
+                    finished_at=_utc(match.finished_at),
                 )
                 for match, room, seats in rows
             ]
@@ -224,7 +226,7 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
         found = await asyncio.to_thread(storage.match_record, match_id)
         if found is None or found[0].finished_at is None:
             raise Refusal("not_found", f"no finished match {match_id}", 404)
-        _, room, record = found
+        match, room, record = found
         seats = await asyncio.to_thread(storage.seats, room.id)
         steps = await asyncio.to_thread(replay_steps, record)
         return {
@@ -234,7 +236,10 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
             "rules": room.rules,
             "players": room.players,
             "partnerships": room.partnerships,
-            "names": [seat.nickname or seat.level or "?" for seat in seats],
+            "names": _names(seats),
+            "levels": [seat.level for seat in seats],
+            "totals": steps[-1].totals,
+            "winner": match.winner,
             "steps": [step.model_dump() for step in steps],
         }
 
@@ -270,6 +275,17 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
                 await websocket.close()
 
     return app
+
+
+def _names(seats: Sequence[SeatRow]) -> list[str]:
+    return [seat.nickname or seat.level or "?" for seat in seats]
+
+
+def _utc(moment: datetime | None) -> str:
+    """ISO 8601 with the zone (SQLite hands back times without one; they are UTC)."""
+    if moment is None:
+        return ""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:

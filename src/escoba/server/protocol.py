@@ -302,6 +302,8 @@ class MatchSummary(_Message):
     partnerships: bool
     names: list[str]
     """Each seat's nickname or computer level."""
+    levels: list[Level | None]
+    """Each seat's computer level; None for a person."""
     totals: list[int]
     winner: int | None
     finished_at: str

@@ -1,0 +1,291 @@
+// The history page (/history): every finished match, newest first, each linking to its replay.
+//
+// Also the helpers the replay viewer (replay.js) shares with it: preset names, the sides of a
+// match and their names, the finishing date, and a small DOM builder that puts every server
+// text in with textContent (nicknames are user input).
+//
+// data-testid for browser tests:
+//   history-list    the <tbody> holding the rows
+//   history-row     one finished match (<tr>), with data-match="<match id>"; it links to /replay/<id>
+//   history-empty   the message shown when no match has finished yet
+//   history-error   the message shown when the list could not be loaded
+
+import { mountHeader } from "./header.js";
+import { applyTexts, register, t } from "./i18n.js";
+import { language } from "./prefs.js";
+
+register({
+  en: {
+    "history.title": "Finished matches",
+    "history.intro": "Every finished match on this server, newest first. Open one to watch it again card by card.",
+    "history.loading": "Loading finished matches…",
+    "history.empty": "No match has finished yet.",
+    "history.empty_link": "Play one!",
+    "history.error": "The finished matches could not be loaded: {message}",
+    "history.col.date": "Finished",
+    "history.col.game": "Game",
+    "history.col.players": "Players",
+    "history.col.score": "Score",
+    "history.col.winner": "Winner",
+    "history.computer": "Computer ({level})",
+    "history.level.beginner": "beginner",
+    "history.level.easy": "easy",
+    "history.level.medium": "medium",
+    "history.level.hard": "hard",
+    "history.level.expert": "expert",
+    "history.watch": "Replay",
+    "history.watch_title": "Watch the replay of match {id}",
+    "history.match_number": "match {number}",
+    "history.partnerships": "partnerships",
+    "history.versus": "vs",
+    "history.no_winner": "—",
+    "history.preset.escoba": "Escoba",
+    "history.preset.escoba-fournier": "Escoba (Fournier)",
+    "history.preset.escoba-primiera": "Escoba (primiera)",
+    "history.preset.escoba-classic": "Escoba (classic)",
+    "history.preset.scopa": "Scopa",
+    "history.preset.escova": "Escova",
+    "history.preset.custom": "Custom rules",
+  },
+  de: {
+    "history.title": "Beendete Partien",
+    "history.intro": "Alle beendeten Partien auf diesem Server, die neueste zuerst. Öffne eine, um sie Karte für Karte noch einmal anzusehen.",
+    "history.loading": "Beendete Partien werden geladen …",
+    "history.empty": "Noch ist keine Partie beendet.",
+    "history.empty_link": "Spiel eine!",
+    "history.error": "Die beendeten Partien konnten nicht geladen werden: {message}",
+    "history.col.date": "Beendet",
+    "history.col.game": "Spiel",
+    "history.col.players": "Spieler",
+    "history.col.score": "Stand",
+    "history.col.winner": "Sieger",
+    "history.computer": "Computer ({level})",
+    "history.level.beginner": "Anfänger",
+    "history.level.easy": "leicht",
+    "history.level.medium": "mittel",
+    "history.level.hard": "schwer",
+    "history.level.expert": "Experte",
+    "history.watch": "Ansehen",
+    "history.watch_title": "Partie {id} noch einmal ansehen",
+    "history.match_number": "Partie {number}",
+    "history.partnerships": "Paare",
+    "history.versus": "gegen",
+    "history.preset.escoba-primiera": "Escoba (Primiera)",
+    "history.preset.escoba-classic": "Escoba (klassisch)",
+    "history.preset.custom": "Eigene Regeln",
+  },
+  es: {
+    "history.title": "Partidas terminadas",
+    "history.intro": "Todas las partidas terminadas en este servidor, la más reciente primero. Abre una para verla de nuevo carta a carta.",
+    "history.loading": "Cargando las partidas terminadas…",
+    "history.empty": "Todavía no ha terminado ninguna partida.",
+    "history.empty_link": "¡Juega una!",
+    "history.error": "No se pudieron cargar las partidas terminadas: {message}",
+    "history.col.date": "Terminada",
+    "history.col.game": "Juego",
+    "history.col.players": "Jugadores",
+    "history.col.score": "Resultado",
+    "history.col.winner": "Ganador",
+    "history.computer": "Ordenador ({level})",
+    "history.level.beginner": "principiante",
+    "history.level.easy": "fácil",
+    "history.level.medium": "medio",
+    "history.level.hard": "difícil",
+    "history.level.expert": "experto",
+    "history.watch": "Repetición",
+    "history.watch_title": "Ver la repetición de la partida {id}",
+    "history.match_number": "partida {number}",
+    "history.partnerships": "por parejas",
+    "history.versus": "contra",
+    "history.preset.escoba-classic": "Escoba (clásica)",
+    "history.preset.custom": "Reglas propias",
+  },
+  it: {
+    "history.title": "Partite finite",
+    "history.intro": "Tutte le partite finite su questo server, la più recente per prima. Aprine una per rivederla carta per carta.",
+    "history.loading": "Caricamento delle partite finite…",
+    "history.empty": "Nessuna partita è ancora finita.",
+    "history.empty_link": "Giocane una!",
+    "history.error": "Impossibile caricare le partite finite: {message}",
+    "history.col.date": "Finita",
+    "history.col.game": "Gioco",
+    "history.col.players": "Giocatori",
+    "history.col.score": "Punteggio",
+    "history.col.winner": "Vincitore",
+    "history.computer": "Computer ({level})",
+    "history.level.beginner": "principiante",
+    "history.level.easy": "facile",
+    "history.level.medium": "medio",
+    "history.level.hard": "difficile",
+    "history.level.expert": "esperto",
+    "history.watch": "Rivedi",
+    "history.watch_title": "Rivedi la partita {id}",
+    "history.match_number": "partita {number}",
+    "history.partnerships": "a coppie",
+    "history.versus": "contro",
+    "history.preset.escoba-classic": "Escoba (classica)",
+    "history.preset.custom": "Regole proprie",
+  },
+});
+
+// -- helpers shared with replay.js
+
+// An element with attributes and children; strings become text nodes, never markup.
+export function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") element.className = value;
+    else if (name === "text") element.textContent = value;
+    else element.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function presetName(preset) {
+  const key = `history.preset.${preset || "custom"}`;
+  const text = t(key);
+  return text === key ? String(preset) : text;
+}
+
+// The seats of each side: partners sit across (0+2 against 1+3), otherwise one seat a side.
+export function sidesOf(players, partnerships) {
+  if (partnerships && players === 4) return [[0, 2], [1, 3]];
+  return Array.from({ length: players }, (_, seat) => [seat]);
+}
+
+export function sideOf(seat, sides) {
+  return sides.findIndex((seats) => seats.includes(seat));
+}
+
+// A computer seat is named by its level in the reader's language; a person by the nickname.
+export function seatName(names, seat, levels = null) {
+  const level = levels?.[seat];
+  if (typeof level === "string" && level) return t("history.computer", { level: t(`history.level.${level}`) });
+  const name = names?.[seat];
+  return typeof name === "string" && name ? name : `#${seat + 1}`;
+}
+
+export function sideName(names, seats, levels = null) {
+  return seats.map((seat) => seatName(names, seat, levels)).join(" & ");
+}
+
+// The server's time is UTC; a time without a zone is read as UTC, not as local time.
+export function parseUtc(iso) {
+  if (typeof iso !== "string" || !iso) return null;
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(iso) ? iso : `${iso}Z`;
+  const date = new Date(zoned);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(date, lang = language()) {
+  if (!date) return "—";
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  } catch {
+    return date.toISOString().slice(0, 16).replace("T", " ");
+  }
+}
+
+// The winning side from the final totals: the single highest, else none.
+export function leader(totals) {
+  if (!Array.isArray(totals) || totals.length === 0) return null;
+  const best = Math.max(...totals);
+  const at = totals.flatMap((total, side) => (total === best ? [side] : []));
+  return at.length === 1 ? at[0] : null;
+}
+
+// -- the page
+
+let matches = null; // null while loading; an array once loaded
+let failure = null; // the message when loading failed
+
+function row(match) {
+  const sides = sidesOf(match.players, match.partnerships);
+  const totals = Array.isArray(match.totals) ? match.totals : [];
+  const winner = Number.isInteger(match.winner) ? match.winner : null;
+  const href = `/replay/${encodeURIComponent(match.id)}`;
+  const date = parseUtc(match.finished_at);
+
+  const game = el("td", { class: "game", "data-label": t("history.col.game") },
+    el("span", { class: "preset", text: presetName(match.preset) }));
+  const details = [];
+  if (match.partnerships) details.push(t("history.partnerships"));
+  if (match.number > 1) details.push(t("history.match_number", { number: match.number }));
+  if (details.length) game.append(el("span", { class: "details", text: details.join(" · ") }));
+
+  const players = el("span", { class: "sides" });
+  sides.forEach((seats, side) => {
+    if (side > 0) players.append(el("span", { class: "versus", text: ` ${t("history.versus")} ` }));
+    players.append(el("span", { class: side === winner ? "side won" : "side", text: sideName(match.names, seats, match.levels) }));
+  });
+
+  const score = el("span", { class: "totals" });
+  totals.forEach((total, side) => {
+    if (side > 0) score.append(el("span", { class: "dash", text: " – " }));
+    score.append(el("span", { class: side === winner ? "won" : null, text: String(total) }));
+  });
+
+  const winnerCell = el("td", { class: "winner", "data-label": t("history.col.winner") },
+    winner === null || !sides[winner]
+      ? el("span", { text: t("history.no_winner") })
+      : el("span", { class: "won", text: `★ ${sideName(match.names, sides[winner], match.levels)}` }));
+
+  const tr = el("tr", { "data-testid": "history-row", "data-match": match.id },
+    el("td", { class: "date", "data-label": t("history.col.date") },
+      el("a", { href, text: formatDate(date), title: date ? date.toLocaleString(language()) : null })),
+    game,
+    el("td", { class: "players", "data-label": t("history.col.players") }, players),
+    el("td", { class: "score", "data-label": t("history.col.score") }, score),
+    winnerCell,
+    el("td", { class: "action" },
+      el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` })));
+  // The whole row opens the replay; the links inside keep their own behaviour.
+  tr.addEventListener("click", (event) => {
+    if (event.target.closest("a")) return;
+    window.location.assign(href);
+  });
+  return tr;
+}
+
+function render() {
+  document.title = `${t("history.title")} · Escoba`;
+  applyTexts(document.querySelector("main"));
+  const loading = document.getElementById("history-loading");
+  const empty = document.getElementById("history-empty");
+  const error = document.getElementById("history-error");
+  const table = document.getElementById("history-table");
+  const body = document.getElementById("history-list");
+  loading.hidden = matches !== null || failure !== null;
+  error.hidden = failure === null;
+  if (failure !== null) error.textContent = t("history.error", { message: failure });
+  empty.hidden = !(matches && matches.length === 0);
+  table.hidden = !(matches && matches.length > 0);
+  body.replaceChildren(...(matches ?? []).map(row));
+}
+
+async function load() {
+  try {
+    const response = await fetch("/api/matches", { headers: { Accept: "application/json" } });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) throw new Error(typeof data?.message === "string" ? data.message : `HTTP ${response.status}`);
+    matches = Array.isArray(data?.matches) ? data.matches : [];
+  } catch (problem) {
+    failure = String(problem?.message ?? problem);
+  }
+  render();
+}
+
+function start() {
+  mountHeader(document.getElementById("site-header"));
+  window.addEventListener("escoba:prefs", render);
+  render();
+  load();
+}
+
+// Only on the history page itself: replay.js imports the helpers above.
+if (document.getElementById("history-list")) start();
