@@ -34,6 +34,9 @@ from escoba import (
 
 RECORD_HEADER = {"format": "escoba-record", "version": 1}
 
+# The browser tests' fixtures (a running server, Chromium through Playwright).
+pytest_plugins = ["web_browser"]
+
 
 def card(text: str) -> Card:
     """One card from its text."""

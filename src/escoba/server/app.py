@@ -29,6 +29,7 @@ from ..messages import LANGUAGES
 from ..observation import Play
 from ..records import replay
 from ..rules import BOOL_OPTIONS, OPTION_NAMES, RULESETS, RuleSet, preset_name
+from . import scorepad_api
 from .protocol import (
     MAX_MESSAGE_BYTES,
     CreateRoom,
@@ -137,6 +138,7 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
         return page("replay.html")
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.include_router(scorepad_api.router)
 
     # -- API
 

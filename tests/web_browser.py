@@ -1,4 +1,4 @@
-"""Browser tests: a real `escoba serve` process and Debian's Chromium driven by Playwright.
+"""Fixtures for the browser tests: a real `escoba serve` process, and Chromium via Playwright.
 
 `.ci/run` installs Chromium and sets ESCOBA_BROWSER_TESTS=required, which makes a missing
 browser an error there. Elsewhere these tests are skipped, saying what is missing.

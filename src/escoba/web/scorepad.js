@@ -1,0 +1,997 @@
+// The score pad (scorepad.html): people who play with a real deck enter what each side took
+// after every hand; the server (POST /api/scorepad, escoba.scorepad) adds it up by the chosen
+// rules and names the winner. This page only collects the counts and shows the answer: every
+// check and every point comes from the server, in the page's language.
+//
+// Stable hooks for browser tests (data-testid; <side> counts from 0, <n> is the hand from 1):
+//   preset                 game select; option values are preset names (escoba, scopa, ...)
+//   rules-summary          one line describing the chosen rules
+//   sides                  select "2" | "3" | "4" (disabled while the pad has hands)
+//   side-name-<side>       name inputs (blank: "Side 1", "Side 2"...)
+//   options                <details> with the scoring options:
+//   option-<name>          sevens (select), primiera_needs_all_suits, all_coins_two, big_wins
+//                          (checkboxes), all_sevens_bonus, target_score, win_by (numbers)
+//   options-reset          back to the preset's options
+//   entry-form             the hand being entered (submit = save-hand)
+//   entry-title            "Hand 3" / "Editing hand 2"
+//   entry-cards-<side>, entry-coins-<side>, entry-sevens-<side>, entry-sweeps-<side>
+//                          number inputs (sevens only when the rules count sevens); the last
+//                          side's cards/coins/sevens fill themselves in until typed into
+//   entry-seven_of_coins-<side>               radio: who took the seven of coins
+//   entry-sevens_winner-<side>, entry-sevens_winner-none
+//                          radio: who wins the setenta / primiera, or nobody (only then)
+//   save-hand, cancel-edit, entry-error       (entry-error: the server's refusal)
+//   pad-error              the stored pad does not add up (e.g. after a rules change)
+//   winner                 shown once the match is won
+//   status                 who leads, what is played to
+//   pad-table              the pad; rows hand-row-<n> with points-<n>-<side> (the hand's
+//                          points) and running-<n>-<side> (totals after it); edit-hand-<n>,
+//                          remove-hand-<n>; a click on a row shows breakdown-<n> (points by
+//                          category); the foot holds total-<side>
+//   no-hands               shown while the pad is empty
+//   new-pad, undo-new-pad  clear the hands (same rules and names) / bring them back
+// The pad is kept in localStorage under "escoba.scorepad" (the one before "new pad" under
+// "escoba.scorepad.previous").
+
+import { mountHeader } from "./header.js";
+import { applyTexts, register, t } from "./i18n.js";
+import { language } from "./prefs.js";
+
+const STORE = "escoba.scorepad";
+const PREVIOUS = "escoba.scorepad.previous";
+const PRESETS = ["escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova"];
+const COUNTS = ["cards", "coins", "sevens", "sweeps"];
+// What the sides take together: the last side's count is filled in from the others'.
+const DECK_TOTALS = { cards: 40, coins: 10, sevens: 4 };
+
+register({
+  en: {
+    "scorepad.title": "Score pad",
+    "scorepad.intro": "Playing with real cards? After each hand, count what every side took and enter it here: the pad adds up the points by the rules you choose and names the winner.",
+    "scorepad.setup": "The match",
+    "scorepad.game": "Game",
+    "scorepad.sides": "Sides",
+    "scorepad.sides_locked": "To change the number of sides, start a new pad.",
+    "scorepad.names": "Names",
+    "scorepad.side_n": "Side {n}",
+    "scorepad.options": "Scoring options",
+    "scorepad.options_reset": "Back to the preset",
+    "scorepad.option.sevens": "Sevens category",
+    "scorepad.option.primiera_needs_all_suits": "Primiera needs every suit",
+    "scorepad.option.all_coins_two": "All 10 coins score 2",
+    "scorepad.option.all_sevens_bonus": "Bonus for all four sevens",
+    "scorepad.option.big_wins": "Big wins (30+ cards: 2; all coins: 2; all sevens: +1)",
+    "scorepad.option.target_score": "Play to",
+    "scorepad.option.win_by": "Lead needed to win",
+    "scorepad.preset.escoba": "Escoba",
+    "scorepad.preset.escoba-fournier": "Escoba (Fournier: most sevens)",
+    "scorepad.preset.escoba-primiera": "Escoba (old setenta: primiera)",
+    "scorepad.preset.escoba-classic": "Escoba (classic: sevens, bonus)",
+    "scorepad.preset.scopa": "Scopa",
+    "scorepad.preset.escova": "Escova",
+    "scorepad.hand_n": "Hand {n}",
+    "scorepad.editing": "Editing hand {n}",
+    "scorepad.help": "Count each side's cards and coins, tap who has the seven of coins; the last side's counts fill themselves in.",
+    "scorepad.help_winner": "For the {label}, compare your best cards and tap who wins it (or nobody, on a tie).",
+    "scorepad.help_sevens": "These rules count sevens: enter each side's sevens too.",
+    "scorepad.field.cards": "Cards",
+    "scorepad.field.coins": "Coins",
+    "scorepad.field.sevens": "Sevens",
+    "scorepad.field.sweeps": "Sweeps",
+    "scorepad.field.seven_of_coins": "7 of coins",
+    "scorepad.field.sevens_winner": "{label}",
+    "scorepad.nobody": "Nobody (a tie)",
+    "scorepad.auto": "filled in from the other sides",
+    "scorepad.add": "Add hand",
+    "scorepad.save": "Save hand",
+    "scorepad.cancel": "Cancel",
+    "scorepad.edit": "Edit hand {n}",
+    "scorepad.remove": "Remove hand {n}",
+    "scorepad.pad": "The pad",
+    "scorepad.hand": "Hand",
+    "scorepad.total": "Total",
+    "scorepad.no_hands": "No hands yet: the first one goes in above.",
+    "scorepad.breakdown_hint": "Tap a hand to see its points by category.",
+    "scorepad.new_pad": "New pad",
+    "scorepad.undo": "Undo: bring the hands back",
+    "scorepad.winner": "{name} wins the match, {score}!",
+    "scorepad.over": "The match is over: start a new pad for the next one.",
+    "scorepad.leads": "{name} leads by {n}; playing to {target}.",
+    "scorepad.level": "Level at {n}; playing to {target}.",
+    "scorepad.start": "Playing to {target}.",
+    "scorepad.by": "Playing to {target}, winning by {win_by}.",
+    "scorepad.offline": "The server did not answer ({detail}). Your entries are kept; try again.",
+  },
+  de: {
+    "scorepad.title": "Punkteblock",
+    "scorepad.intro": "Ihr spielt mit echten Karten? Zählt nach jeder Runde, was jede Seite genommen hat, und tragt es hier ein: der Block rechnet die Punkte nach den gewählten Regeln zusammen und nennt den Sieger.",
+    "scorepad.setup": "Die Partie",
+    "scorepad.game": "Spiel",
+    "scorepad.sides": "Seiten",
+    "scorepad.sides_locked": "Um die Zahl der Seiten zu ändern, fang einen neuen Block an.",
+    "scorepad.names": "Namen",
+    "scorepad.side_n": "Seite {n}",
+    "scorepad.options": "Wertungsoptionen",
+    "scorepad.options_reset": "Zurück zur Vorgabe",
+    "scorepad.option.sevens": "Siebener-Wertung",
+    "scorepad.option.primiera_needs_all_suits": "Primiera nur mit allen Farben",
+    "scorepad.option.all_coins_two": "Alle 10 Karo zählen 2",
+    "scorepad.option.all_sevens_bonus": "Bonus für alle vier Siebenen",
+    "scorepad.option.big_wins": "Große Siege (30+ Karten: 2; alle Karo: 2; alle Siebenen: +1)",
+    "scorepad.option.target_score": "Gespielt bis",
+    "scorepad.option.win_by": "Nötiger Vorsprung",
+    "scorepad.preset.escoba": "Escoba",
+    "scorepad.preset.escoba-fournier": "Escoba (Fournier: meiste Siebenen)",
+    "scorepad.preset.escoba-primiera": "Escoba (alte Setenta: Primiera)",
+    "scorepad.preset.escoba-classic": "Escoba (klassisch: Siebenen, Bonus)",
+    "scorepad.preset.scopa": "Scopa",
+    "scorepad.preset.escova": "Escova",
+    "scorepad.hand_n": "Runde {n}",
+    "scorepad.editing": "Runde {n} ändern",
+    "scorepad.help": "Zählt die Karten und Karo jeder Seite, tippt an, wer die Karo-7 hat; die Zahlen der letzten Seite ergänzen sich von selbst.",
+    "scorepad.help_winner": "Für die {label} vergleicht eure besten Karten und tippt an, wer sie gewinnt (oder keiner, bei Gleichstand).",
+    "scorepad.help_sevens": "Diese Regeln zählen Siebenen: tragt auch die Siebenen jeder Seite ein.",
+    "scorepad.field.cards": "Karten",
+    "scorepad.field.coins": "Karo",
+    "scorepad.field.sevens": "Siebenen",
+    "scorepad.field.sweeps": "Abräumer",
+    "scorepad.field.seven_of_coins": "Karo-7",
+    "scorepad.field.sevens_winner": "{label}",
+    "scorepad.nobody": "Keiner (Gleichstand)",
+    "scorepad.auto": "aus den anderen Seiten ergänzt",
+    "scorepad.add": "Runde eintragen",
+    "scorepad.save": "Runde speichern",
+    "scorepad.cancel": "Abbrechen",
+    "scorepad.edit": "Runde {n} ändern",
+    "scorepad.remove": "Runde {n} löschen",
+    "scorepad.pad": "Der Block",
+    "scorepad.hand": "Runde",
+    "scorepad.total": "Summe",
+    "scorepad.no_hands": "Noch keine Runde: die erste kommt oben hinein.",
+    "scorepad.breakdown_hint": "Tippe eine Runde an, um ihre Punkte nach Wertung zu sehen.",
+    "scorepad.new_pad": "Neuer Block",
+    "scorepad.undo": "Rückgängig: Runden zurückholen",
+    "scorepad.winner": "{name} gewinnt die Partie, {score}!",
+    "scorepad.over": "Die Partie ist aus: fang für die nächste einen neuen Block an.",
+    "scorepad.leads": "{name} führt mit {n}; gespielt bis {target}.",
+    "scorepad.level": "Gleichstand bei {n}; gespielt bis {target}.",
+    "scorepad.start": "Gespielt bis {target}.",
+    "scorepad.by": "Gespielt bis {target}, mit {win_by} Vorsprung.",
+    "scorepad.offline": "Der Server antwortet nicht ({detail}). Eure Einträge bleiben; versucht es noch einmal.",
+  },
+  es: {
+    "scorepad.title": "Hoja de puntos",
+    "scorepad.intro": "¿Jugáis con cartas de verdad? Tras cada mano, contad lo que se llevó cada bando y anotadlo aquí: la hoja suma los puntos según las reglas elegidas y dice quién gana.",
+    "scorepad.setup": "La partida",
+    "scorepad.game": "Juego",
+    "scorepad.sides": "Bandos",
+    "scorepad.sides_locked": "Para cambiar el número de bandos, empieza una hoja nueva.",
+    "scorepad.names": "Nombres",
+    "scorepad.side_n": "Bando {n}",
+    "scorepad.options": "Opciones de puntuación",
+    "scorepad.options_reset": "Volver a las reglas elegidas",
+    "scorepad.option.sevens": "Categoría de sietes",
+    "scorepad.option.primiera_needs_all_suits": "La primiera exige todos los palos",
+    "scorepad.option.all_coins_two": "Los 10 oros valen 2",
+    "scorepad.option.all_sevens_bonus": "Bonificación por los cuatro sietes",
+    "scorepad.option.big_wins": "Grandes victorias (30+ cartas: 2; todos los oros: 2; los cuatro sietes: +1)",
+    "scorepad.option.target_score": "Se juega a",
+    "scorepad.option.win_by": "Ventaja necesaria",
+    "scorepad.preset.escoba": "Escoba",
+    "scorepad.preset.escoba-fournier": "Escoba (Fournier: más sietes)",
+    "scorepad.preset.escoba-primiera": "Escoba (setenta antigua: primiera)",
+    "scorepad.preset.escoba-classic": "Escoba (clásica: sietes, bonificación)",
+    "scorepad.preset.scopa": "Scopa",
+    "scorepad.preset.escova": "Escova",
+    "scorepad.hand_n": "Mano {n}",
+    "scorepad.editing": "Corrigiendo la mano {n}",
+    "scorepad.help": "Contad las cartas y los oros de cada bando y marcad quién tiene el siete de oros; los números del último bando se rellenan solos.",
+    "scorepad.help_winner": "Para la {label}, comparad vuestras mejores cartas y marcad quién la gana (o nadie, si hay empate).",
+    "scorepad.help_sevens": "Estas reglas cuentan los sietes: anotad también los sietes de cada bando.",
+    "scorepad.field.cards": "Cartas",
+    "scorepad.field.coins": "Oros",
+    "scorepad.field.sevens": "Sietes",
+    "scorepad.field.sweeps": "Escobas",
+    "scorepad.field.seven_of_coins": "Siete de oros",
+    "scorepad.field.sevens_winner": "{label}",
+    "scorepad.nobody": "Nadie (empate)",
+    "scorepad.auto": "rellenado con los otros bandos",
+    "scorepad.add": "Anotar mano",
+    "scorepad.save": "Guardar mano",
+    "scorepad.cancel": "Cancelar",
+    "scorepad.edit": "Corregir la mano {n}",
+    "scorepad.remove": "Borrar la mano {n}",
+    "scorepad.pad": "La hoja",
+    "scorepad.hand": "Mano",
+    "scorepad.total": "Total",
+    "scorepad.no_hands": "Todavía no hay manos: la primera se anota arriba.",
+    "scorepad.breakdown_hint": "Toca una mano para ver sus puntos por categoría.",
+    "scorepad.new_pad": "Hoja nueva",
+    "scorepad.undo": "Deshacer: recuperar las manos",
+    "scorepad.winner": "¡{name} gana la partida, {score}!",
+    "scorepad.over": "La partida ha terminado: empieza una hoja nueva para la siguiente.",
+    "scorepad.leads": "{name} va ganando por {n}; se juega a {target}.",
+    "scorepad.level": "Empate a {n}; se juega a {target}.",
+    "scorepad.start": "Se juega a {target}.",
+    "scorepad.by": "Se juega a {target}, con {win_by} de ventaja.",
+    "scorepad.offline": "El servidor no responde ({detail}). Lo anotado se conserva; inténtalo de nuevo.",
+  },
+  it: {
+    "scorepad.title": "Segnapunti",
+    "scorepad.intro": "Giocate con le carte vere? Dopo ogni mano contate cosa ha preso ogni squadra e segnatelo qui: il segnapunti somma i punti secondo le regole scelte e dice chi vince.",
+    "scorepad.setup": "La partita",
+    "scorepad.game": "Gioco",
+    "scorepad.sides": "Squadre",
+    "scorepad.sides_locked": "Per cambiare il numero di squadre, inizia un nuovo foglio.",
+    "scorepad.names": "Nomi",
+    "scorepad.side_n": "Squadra {n}",
+    "scorepad.options": "Opzioni di punteggio",
+    "scorepad.options_reset": "Torna alle regole scelte",
+    "scorepad.option.sevens": "Categoria dei sette",
+    "scorepad.option.primiera_needs_all_suits": "La primiera richiede tutti i semi",
+    "scorepad.option.all_coins_two": "Tutti i 10 denari valgono 2",
+    "scorepad.option.all_sevens_bonus": "Bonus per i quattro sette",
+    "scorepad.option.big_wins": "Grandi vittorie (30+ carte: 2; tutti i denari: 2; i quattro sette: +1)",
+    "scorepad.option.target_score": "Si gioca a",
+    "scorepad.option.win_by": "Scarto necessario",
+    "scorepad.preset.escoba": "Escoba",
+    "scorepad.preset.escoba-fournier": "Escoba (Fournier: più sette)",
+    "scorepad.preset.escoba-primiera": "Escoba (setenta antica: primiera)",
+    "scorepad.preset.escoba-classic": "Escoba (classica: sette, bonus)",
+    "scorepad.preset.scopa": "Scopa",
+    "scorepad.preset.escova": "Escova",
+    "scorepad.hand_n": "Mano {n}",
+    "scorepad.editing": "Correggi la mano {n}",
+    "scorepad.help": "Contate le carte e i denari di ogni squadra e toccate chi ha il settebello; i numeri dell'ultima squadra si completano da soli.",
+    "scorepad.help_winner": "Per la {label}, confrontate le carte migliori e toccate chi la vince (o nessuno, in caso di parità).",
+    "scorepad.help_sevens": "Queste regole contano i sette: segnate anche i sette di ogni squadra.",
+    "scorepad.field.cards": "Carte",
+    "scorepad.field.coins": "Denari",
+    "scorepad.field.sevens": "Sette",
+    "scorepad.field.sweeps": "Scope",
+    "scorepad.field.seven_of_coins": "Settebello",
+    "scorepad.field.sevens_winner": "{label}",
+    "scorepad.nobody": "Nessuno (parità)",
+    "scorepad.auto": "completato dalle altre squadre",
+    "scorepad.add": "Segna la mano",
+    "scorepad.save": "Salva la mano",
+    "scorepad.cancel": "Annulla",
+    "scorepad.edit": "Correggi la mano {n}",
+    "scorepad.remove": "Cancella la mano {n}",
+    "scorepad.pad": "Il foglio",
+    "scorepad.hand": "Mano",
+    "scorepad.total": "Totale",
+    "scorepad.no_hands": "Ancora nessuna mano: la prima si segna qui sopra.",
+    "scorepad.breakdown_hint": "Tocca una mano per vederne i punti per categoria.",
+    "scorepad.new_pad": "Nuovo foglio",
+    "scorepad.undo": "Annulla: riprendi le mani",
+    "scorepad.winner": "{name} vince la partita, {score}!",
+    "scorepad.over": "La partita è finita: inizia un nuovo foglio per la prossima.",
+    "scorepad.leads": "{name} è avanti di {n}; si gioca a {target}.",
+    "scorepad.level": "Pari a {n}; si gioca a {target}.",
+    "scorepad.start": "Si gioca a {target}.",
+    "scorepad.by": "Si gioca a {target}, con {win_by} di scarto.",
+    "scorepad.offline": "Il server non risponde ({detail}). Quanto segnato resta; riprova.",
+  },
+});
+
+// -- the pad, kept in the browser
+
+function blankPad() {
+  return { version: 1, preset: "escoba", options: {}, sides: 2, names: ["", "", "", ""], hands: [] };
+}
+
+function readStored(key) {
+  try {
+    const text = window.localStorage.getItem(key);
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null; // storage disabled or spoiled: start afresh
+  }
+}
+
+function writeStored(key, value) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* not kept, but the page still works */
+  }
+}
+
+function loadPad() {
+  const stored = readStored(STORE);
+  const pad = blankPad();
+  if (!stored || typeof stored !== "object") return pad;
+  if (PRESETS.includes(stored.preset)) pad.preset = stored.preset;
+  if (stored.options && typeof stored.options === "object") pad.options = stored.options;
+  if ([2, 3, 4].includes(stored.sides)) pad.sides = stored.sides;
+  if (Array.isArray(stored.names)) pad.names = [0, 1, 2, 3].map((i) => String(stored.names[i] ?? ""));
+  if (Array.isArray(stored.hands)) pad.hands = stored.hands.filter((hand) => hand && typeof hand === "object");
+  return pad;
+}
+
+let pad = loadPad();
+let catalogue = null; // GET /api/scorepad/rules: presets with their options, the scoring options
+let result = null; // the last answer of POST /api/scorepad for the stored pad (null: refused)
+let view = null; // the last answer that speaks of the rules: the pad's, or an empty pad's
+let editing = null; // index of the hand in the form, null for a new hand
+let openBreakdown = null; // hand number whose breakdown row is shown
+let asked = 0; // requests are numbered so that a late answer never overwrites a newer one
+const touched = {}; // touched[field][side]: typed into by a person (not filled in)
+
+function savePad() {
+  writeStored(STORE, pad);
+}
+
+function sideName(side) {
+  const name = (pad.names[side] ?? "").trim();
+  return name || t("scorepad.side_n", { n: side + 1 });
+}
+
+function rulesNow() {
+  const base = catalogue?.presets.find((preset) => preset.name === pad.preset)?.options ?? {};
+  return { ...base, ...pad.options };
+}
+
+function fields() {
+  // The fields the server says these rules need.
+  if (view) return view.fields;
+  const preset = catalogue?.presets.find((item) => item.name === pad.preset);
+  return preset?.fields ?? ["cards", "coins", "seven_of_coins", "sweeps"];
+}
+
+function sevensLabel() {
+  return view?.sevens_label ?? catalogue?.sevens_labels?.[rulesNow().sevens] ?? "";
+}
+
+// -- talking to the server
+
+function requestBody(hands) {
+  return {
+    rules: pad.preset,
+    options: pad.options,
+    sides: pad.sides,
+    names: Array.from({ length: pad.sides }, (_, side) => sideName(side)),
+    language: language(),
+    hands,
+  };
+}
+
+async function addUp(hands) {
+  // {ok: true, pad} or {ok: false, message}; network trouble is a refusal too.
+  try {
+    const response = await fetch("/api/scorepad", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(requestBody(hands)),
+    });
+    const body = await response.json();
+    if (response.ok) return { ok: true, pad: body };
+    return { ok: false, message: body.message ?? `${response.status}` };
+  } catch (error) {
+    return { ok: false, message: t("scorepad.offline", { detail: String(error.message ?? error) }) };
+  }
+}
+
+async function refresh() {
+  const number = ++asked;
+  const answer = await addUp(pad.hands);
+  if (number !== asked) return;
+  result = answer.ok ? answer.pad : null;
+  if (answer.ok) {
+    view = answer.pad;
+  } else {
+    // The pad does not add up; an empty pad still tells what these rules need.
+    const empty = await addUp([]);
+    if (number !== asked) return;
+    view = empty.ok ? empty.pad : null;
+  }
+  showPadError(answer.ok ? "" : answer.message);
+  render();
+}
+
+async function loadCatalogue() {
+  try {
+    const response = await fetch(`/api/scorepad/rules?language=${encodeURIComponent(language())}`);
+    if (response.ok) catalogue = await response.json();
+  } catch {
+    catalogue = null;
+  }
+}
+
+// -- setup: preset, sides, names, options
+
+const presetSelect = document.getElementById("preset");
+const sidesSelect = document.getElementById("sides");
+const namesBox = document.getElementById("names");
+const optionFields = document.getElementById("option-fields");
+
+function fillPresets() {
+  presetSelect.replaceChildren(...PRESETS.map((name) => new Option(t(`scorepad.preset.${name}`), name)));
+  presetSelect.value = pad.preset;
+}
+
+function fillNames() {
+  const inputs = [];
+  for (let side = 0; side < pad.sides; side += 1) {
+    const input = document.createElement("input");
+    input.id = `side-name-${side}`;
+    input.dataset.testid = `side-name-${side}`;
+    input.maxLength = 24;
+    input.autocomplete = "off";
+    input.value = pad.names[side] ?? "";
+    input.placeholder = t("scorepad.side_n", { n: side + 1 });
+    input.setAttribute("aria-label", t("scorepad.side_n", { n: side + 1 }));
+    input.addEventListener("change", () => {
+      pad.names[side] = input.value.trim();
+      savePad();
+      refresh();
+    });
+    inputs.push(input);
+  }
+  namesBox.replaceChildren(...inputs);
+}
+
+function optionControl(spec) {
+  let input;
+  if (spec.kind === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+  } else if (spec.kind === "choice") {
+    input = document.createElement("select");
+    for (const choice of spec.choices) input.append(new Option(catalogue.sevens_labels?.[choice] ?? choice, choice));
+  } else {
+    input = document.createElement("input");
+    input.type = "number";
+    input.min = String(spec.min ?? 0);
+    input.step = "1";
+    input.inputMode = "numeric";
+  }
+  input.id = `option-${spec.name}`;
+  input.dataset.testid = `option-${spec.name}`;
+  input.dataset.option = spec.name;
+  input.dataset.kind = spec.kind;
+  input.addEventListener("change", () => changeOption(spec.name, spec.kind, input));
+  return input;
+}
+
+function fillOptions() {
+  if (!catalogue) {
+    optionFields.replaceChildren();
+    return;
+  }
+  optionFields.replaceChildren(
+    ...catalogue.options.map((spec) => {
+      const row = document.createElement("div");
+      row.className = spec.kind === "bool" ? "option check" : "option";
+      const input = optionControl(spec);
+      const label = document.createElement("label");
+      label.htmlFor = input.id;
+      label.textContent = t(`scorepad.option.${spec.name}`);
+      if (spec.kind === "bool") row.append(input, label);
+      else row.append(label, input);
+      return row;
+    }),
+  );
+  showOptions();
+}
+
+function showOptions() {
+  const rules = rulesNow();
+  for (const input of optionFields.querySelectorAll("[data-option]")) {
+    const value = rules[input.dataset.option];
+    if (input.dataset.kind === "bool") input.checked = Boolean(value);
+    else input.value = value ?? "";
+  }
+  const needsAllSuits = optionFields.querySelector("[data-option=primiera_needs_all_suits]");
+  if (needsAllSuits) needsAllSuits.disabled = rules.sevens !== "primiera";
+}
+
+function changeOption(name, kind, input) {
+  const base = catalogue?.presets.find((preset) => preset.name === pad.preset)?.options ?? {};
+  let value;
+  if (kind === "bool") value = input.checked;
+  else if (kind === "int") value = input.value.trim() === "" ? base[name] : Number(input.value);
+  else value = input.value;
+  pad.options = { ...pad.options, [name]: value };
+  // "Primiera needs every suit" only goes with primiera (the rules refuse it otherwise).
+  if (name === "sevens" && value !== "primiera") pad.options.primiera_needs_all_suits = false;
+  for (const [key, chosen] of Object.entries(pad.options)) if (base[key] === chosen) delete pad.options[key];
+  savePad();
+  showOptions();
+  refresh();
+}
+
+// -- the hand being entered
+
+const form = document.getElementById("entry");
+const grid = document.getElementById("entry-grid");
+const entryError = document.getElementById("entry-error");
+
+function numberInput(field, side, value) {
+  // Text with a numeric keypad: whatever is typed goes to the server, which names a bad value.
+  const input = document.createElement("input");
+  input.type = "text";
+  input.inputMode = "numeric";
+  input.pattern = "[0-9]*";
+  input.autocomplete = "off";
+  input.size = 2;
+  input.id = `entry-${field}-${side}`;
+  input.dataset.testid = `entry-${field}-${side}`;
+  input.dataset.field = field;
+  input.dataset.side = String(side);
+  input.setAttribute("aria-label", `${t(`scorepad.field.${field}`)}: ${sideName(side)}`);
+  input.value = value ?? "";
+  input.addEventListener("input", () => {
+    touched[field] ??= {};
+    touched[field][side] = true;
+    input.classList.remove("auto");
+    fillLast(field);
+  });
+  return input;
+}
+
+function radioInput(field, value, checked, label) {
+  // A radio in a label filling its cell: the whole cell is the tap target.
+  const input = document.createElement("input");
+  input.type = "radio";
+  input.name = field;
+  input.value = String(value);
+  input.id = `entry-${field}-${value}`;
+  input.dataset.testid = `entry-${field}-${value}`;
+  input.checked = checked;
+  input.setAttribute("aria-label", label);
+  const wrapper = document.createElement("label");
+  wrapper.className = "pick";
+  wrapper.append(input);
+  return wrapper;
+}
+
+function capitalised(words) {
+  return words ? words[0].toLocaleUpperCase() + words.slice(1) : words;
+}
+
+function cell(className, ...children) {
+  const element = document.createElement("div");
+  element.className = className;
+  element.append(...children);
+  return element;
+}
+
+function rowLabel(text, forId) {
+  const label = document.createElement(forId ? "label" : "span");
+  if (forId) label.htmlFor = forId;
+  label.textContent = text;
+  return cell("row-label", label);
+}
+
+function buildEntry(entry) {
+  // entry: a stored hand to edit, or null for a blank one.
+  const needed = fields();
+  const sides = pad.sides;
+  const label = sevensLabel();
+  grid.style.setProperty("--sides", String(sides));
+  const parts = [cell("corner")];
+  for (let side = 0; side < sides; side += 1) parts.push(cell("side-head", sideName(side)));
+  for (const field of COUNTS) {
+    if (field === "sevens" && !needed.includes("sevens")) continue;
+    parts.push(rowLabel(t(`scorepad.field.${field}`), `entry-${field}-0`));
+    for (let side = 0; side < sides; side += 1) {
+      const fallback = field === "sweeps" ? 0 : "";
+      parts.push(cell("value", numberInput(field, side, entry ? entry[field]?.[side] : fallback)));
+    }
+  }
+  parts.push(rowLabel(t("scorepad.field.seven_of_coins")));
+  for (let side = 0; side < sides; side += 1) {
+    const holder = radioInput("seven_of_coins", side, entry?.seven_of_coins === side,
+      `${t("scorepad.field.seven_of_coins")}: ${sideName(side)}`);
+    parts.push(cell("value", holder));
+  }
+  if (needed.includes("sevens_winner")) {
+    parts.push(rowLabel(t("scorepad.field.sevens_winner", { label: capitalised(label) })));
+    const said = entry && "sevens_winner" in entry;
+    for (let side = 0; side < sides; side += 1) {
+      const winner = radioInput("sevens_winner", side, said && entry.sevens_winner === side,
+        `${label}: ${sideName(side)}`);
+      parts.push(cell("value", winner));
+    }
+    const nobody = radioInput("sevens_winner", "none", said && entry.sevens_winner === null, t("scorepad.nobody"));
+    nobody.append(document.createTextNode(t("scorepad.nobody")));
+    parts.push(cell("corner"), cell("nobody", nobody));
+  }
+  grid.replaceChildren(...parts);
+  grid.dataset.fields = entryKey();
+  // A number already there is the players': it no longer fills itself in.
+  for (const field of COUNTS) {
+    touched[field] = Object.fromEntries(
+      Array.from({ length: sides }, (_, side) => [side, (entry?.[field]?.[side] ?? null) !== null]),
+    );
+  }
+  const help = [t("scorepad.help")];
+  if (needed.includes("sevens")) help.push(t("scorepad.help_sevens"));
+  if (needed.includes("sevens_winner")) help.push(t("scorepad.help_winner", { label }));
+  document.getElementById("entry-help").textContent = help.join(" ");
+  showEntryTitle();
+}
+
+function showEntryTitle() {
+  const number = editing === null ? pad.hands.length + 1 : editing + 1;
+  document.getElementById("entry-title").textContent =
+    editing === null ? t("scorepad.hand_n", { n: number }) : t("scorepad.editing", { n: number });
+  document.getElementById("save-hand").textContent = t(editing === null ? "scorepad.add" : "scorepad.save");
+  document.getElementById("cancel-edit").hidden = editing === null;
+}
+
+function valueOf(field, side) {
+  // A number as typed; blank is null (the server says it is missing), other text goes as is.
+  const input = document.getElementById(`entry-${field}-${side}`);
+  if (!input) return null;
+  const typed = input.value.trim();
+  if (typed === "") return null;
+  const number = Number(typed);
+  return /^-?[0-9]+(\.[0-9]+)?$/.test(typed) && Number.isFinite(number) ? number : typed;
+}
+
+function fillLast(field) {
+  // The last side's cards, coins or sevens: what the others leave of the deck's total.
+  const total = DECK_TOTALS[field];
+  const last = pad.sides - 1;
+  if (total === undefined || touched[field]?.[last]) return;
+  const input = document.getElementById(`entry-${field}-${last}`);
+  if (!input) return;
+  let sum = 0;
+  for (let side = 0; side < last; side += 1) {
+    const value = valueOf(field, side);
+    if (!Number.isInteger(value)) {
+      input.value = "";
+      input.classList.remove("auto");
+      return;
+    }
+    sum += value;
+  }
+  const rest = total - sum;
+  input.value = rest >= 0 ? String(rest) : "";
+  input.classList.toggle("auto", rest >= 0);
+  input.title = rest >= 0 ? t("scorepad.auto") : "";
+}
+
+function readEntry() {
+  const needed = fields();
+  const entry = {};
+  for (const field of COUNTS) {
+    if (field === "sevens" && !needed.includes("sevens")) continue;
+    entry[field] = Array.from({ length: pad.sides }, (_, side) => valueOf(field, side));
+  }
+  const holder = form.querySelector("input[name=seven_of_coins]:checked");
+  entry.seven_of_coins = holder ? Number(holder.value) : null;
+  if (needed.includes("sevens_winner")) {
+    const winner = form.querySelector("input[name=sevens_winner]:checked");
+    // Left out when nobody was tapped: the server then asks who wins it.
+    if (winner) entry.sevens_winner = winner.value === "none" ? null : Number(winner.value);
+  }
+  return entry;
+}
+
+function showEntryError(message) {
+  entryError.textContent = message;
+  entryError.hidden = !message;
+}
+
+function showPadError(message) {
+  const box = document.getElementById("pad-error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+async function saveHand(event) {
+  event.preventDefault();
+  const entry = readEntry();
+  const hands = [...pad.hands];
+  if (editing === null) hands.push(entry);
+  else hands[editing] = entry;
+  const button = document.getElementById("save-hand");
+  button.disabled = true;
+  const number = ++asked;
+  const answer = await addUp(hands);
+  button.disabled = false;
+  if (number !== asked) return;
+  if (!answer.ok) {
+    showEntryError(answer.message);
+    return;
+  }
+  pad.hands = hands;
+  savePad();
+  hideUndo();
+  result = answer.pad;
+  view = answer.pad;
+  editing = null;
+  showEntryError("");
+  showPadError("");
+  buildEntry(null);
+  render();
+  if (!result.over) document.getElementById("entry-cards-0")?.focus();
+}
+
+function editHand(index) {
+  editing = index;
+  showEntryError("");
+  buildEntry(pad.hands[index]);
+  form.scrollIntoView({ behavior: "smooth", block: "start" });
+  document.getElementById("entry-cards-0")?.focus({ preventScroll: true });
+  render();
+}
+
+function cancelEdit() {
+  editing = null;
+  showEntryError("");
+  buildEntry(null);
+  render();
+}
+
+function removeHand(index) {
+  pad.hands.splice(index, 1);
+  if (editing !== null) {
+    if (editing === index) editing = null;
+    else if (editing > index) editing -= 1;
+  }
+  openBreakdown = null;
+  savePad();
+  if (editing === null) buildEntry(null);
+  refresh();
+}
+
+// -- the table and the verdict
+
+function text(tag, content, className) {
+  const element = document.createElement(tag);
+  element.textContent = content;
+  if (className) element.className = className;
+  return element;
+}
+
+function iconButton(symbol, label, testid, action) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "icon";
+  button.textContent = symbol;
+  button.title = label;
+  button.setAttribute("aria-label", label);
+  button.dataset.testid = testid;
+  button.addEventListener("click", (event) => {
+    event.stopPropagation();
+    action();
+  });
+  return button;
+}
+
+function breakdownRow(hand, tally) {
+  const row = document.createElement("tr");
+  row.className = "breakdown";
+  row.dataset.testid = `breakdown-${hand}`;
+  const td = document.createElement("td");
+  td.colSpan = pad.sides + 2;
+  const list = document.createElement("table");
+  list.className = "categories";
+  const head = document.createElement("tr");
+  head.append(text("th", ""));
+  for (let side = 0; side < pad.sides; side += 1) head.append(text("th", sideName(side), "side"));
+  list.append(head);
+  for (const category of result.categories) {
+    const points = tally.breakdown[category];
+    if (!points.some((value) => value !== 0)) continue;
+    const line = document.createElement("tr");
+    line.append(text("th", result.labels[category]));
+    for (const value of points) line.append(text("td", value ? String(value) : "·"));
+    list.append(line);
+  }
+  if (list.children.length === 1) td.append(text("span", "—"));
+  else td.append(list);
+  row.append(td);
+  return row;
+}
+
+function renderTable() {
+  const head = document.getElementById("pad-head");
+  const body = document.getElementById("pad-body");
+  const foot = document.getElementById("pad-foot");
+  const winner = result?.winner ?? null;
+  head.replaceChildren(text("th", "#", "hand"));
+  head.firstChild.title = t("scorepad.hand");
+  for (let side = 0; side < pad.sides; side += 1) {
+    head.append(text("th", sideName(side), side === winner ? "side won" : "side"));
+  }
+  head.append(text("th", "", "tools"));
+  const rows = [];
+  pad.hands.forEach((entry, index) => {
+    const number = index + 1;
+    const tally = result?.hands[index];
+    const row = document.createElement("tr");
+    row.dataset.testid = `hand-row-${number}`;
+    row.className = editing === index ? "hand editing" : "hand";
+    row.append(text("th", String(number), "hand"));
+    for (let side = 0; side < pad.sides; side += 1) {
+      const td = document.createElement("td");
+      const points = text("span", tally ? String(tally.points[side]) : "—", "points");
+      points.dataset.testid = `points-${number}-${side}`;
+      const running = text("span", tally ? String(tally.totals[side]) : "", "running");
+      running.dataset.testid = `running-${number}-${side}`;
+      td.append(points, running);
+      row.append(td);
+    }
+    const tools = document.createElement("td");
+    tools.className = "tools";
+    tools.append(
+      iconButton("✎", t("scorepad.edit", { n: number }), `edit-hand-${number}`, () => editHand(index)),
+      iconButton("✕", t("scorepad.remove", { n: number }), `remove-hand-${number}`, () => removeHand(index)),
+    );
+    row.append(tools);
+    if (tally) {
+      row.tabIndex = 0;
+      const toggle = () => {
+        openBreakdown = openBreakdown === number ? null : number;
+        renderTable();
+      };
+      row.addEventListener("click", toggle);
+      row.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          toggle();
+        }
+      });
+    }
+    rows.push(row);
+    if (tally && openBreakdown === number) rows.push(breakdownRow(number, tally));
+  });
+  body.replaceChildren(...rows);
+  foot.replaceChildren(text("th", "Σ", "hand"));
+  foot.firstChild.title = t("scorepad.total");
+  for (let side = 0; side < pad.sides; side += 1) {
+    const total = text("td", result ? String(result.totals[side]) : "—", side === winner ? "won" : "");
+    total.dataset.testid = `total-${side}`;
+    foot.append(total);
+  }
+  foot.append(text("td", "", "tools"));
+  document.getElementById("no-hands").hidden = pad.hands.length > 0;
+  document.getElementById("breakdown-hint").hidden = !(result && pad.hands.length);
+}
+
+function renderVerdict() {
+  const banner = document.getElementById("winner");
+  const status = document.getElementById("status");
+  const rules = view?.rules ?? rulesNow();
+  const target = rules.target_score;
+  if (result?.over) {
+    const score = result.totals.join("–");
+    banner.textContent = t("scorepad.winner", { name: sideName(result.winner), score });
+    banner.hidden = false;
+    status.textContent = t("scorepad.over");
+  } else {
+    banner.hidden = true;
+    const totals = result?.totals ?? [];
+    if (!result || !pad.hands.length) {
+      status.textContent = rules.win_by > 1
+        ? t("scorepad.by", { target, win_by: rules.win_by })
+        : t("scorepad.start", { target });
+    } else {
+      const best = Math.max(...totals);
+      const leaders = totals.flatMap((total, side) => (total === best ? [side] : []));
+      if (leaders.length > 1) {
+        status.textContent = t("scorepad.level", { n: best, target });
+      } else {
+        const second = Math.max(...totals.filter((_, side) => side !== leaders[0]));
+        status.textContent = t("scorepad.leads", { name: sideName(leaders[0]), n: best - second, target });
+      }
+    }
+  }
+  // Once the match is won only editing an earlier hand makes sense.
+  form.hidden = Boolean(result?.over) && editing === null;
+}
+
+function renderSetup() {
+  presetSelect.value = pad.preset;
+  sidesSelect.value = String(pad.sides);
+  sidesSelect.disabled = pad.hands.length > 0;
+  document.getElementById("sides-locked").hidden = pad.hands.length === 0;
+  const summary = view?.summary ?? catalogue?.presets.find((preset) => preset.name === pad.preset)?.summary;
+  document.getElementById("rules-summary").textContent = summary ?? "";
+}
+
+function render() {
+  renderSetup();
+  renderTable();
+  renderVerdict();
+  showEntryTitle();
+  // The entry grid follows the rules, names and language: rebuilt, it keeps what is typed.
+  if (grid.dataset.fields !== entryKey()) buildEntry(grid.children.length ? readEntry() : null);
+}
+
+function entryKey() {
+  const names = Array.from({ length: pad.sides }, (_, side) => sideName(side));
+  return JSON.stringify([fields(), sevensLabel(), names]);
+}
+
+// -- new pad, undo
+
+function hideUndo() {
+  document.getElementById("undo-new-pad").hidden = true;
+  writeStored(PREVIOUS, null);
+}
+
+function newPad() {
+  if (pad.hands.length) {
+    writeStored(PREVIOUS, pad);
+    document.getElementById("undo-new-pad").hidden = false;
+  }
+  pad = { ...pad, hands: [] };
+  editing = null;
+  openBreakdown = null;
+  savePad();
+  showEntryError("");
+  buildEntry(null);
+  refresh();
+}
+
+function undoNewPad() {
+  const previous = readStored(PREVIOUS);
+  if (previous && Array.isArray(previous.hands)) {
+    writeStored(STORE, previous);
+    pad = loadPad();
+  }
+  hideUndo();
+  editing = null;
+  buildEntry(null);
+  refresh();
+}
+
+// -- wiring
+
+async function start() {
+  mountHeader(document.getElementById("site-header"));
+  applyTexts(document);
+  fillPresets();
+  fillNames();
+  await loadCatalogue();
+  fillOptions();
+  buildEntry(null);
+  await refresh();
+
+  presetSelect.addEventListener("change", () => {
+    pad.preset = presetSelect.value;
+    pad.options = {};
+    savePad();
+    showOptions();
+    refresh();
+  });
+  sidesSelect.addEventListener("change", () => {
+    if (pad.hands.length) return;
+    pad.sides = Number(sidesSelect.value);
+    savePad();
+    fillNames();
+    buildEntry(null);
+    refresh();
+  });
+  document.getElementById("options-reset").addEventListener("click", () => {
+    pad.options = {};
+    savePad();
+    showOptions();
+    refresh();
+  });
+  form.addEventListener("submit", saveHand);
+  document.getElementById("cancel-edit").addEventListener("click", cancelEdit);
+  document.getElementById("new-pad").addEventListener("click", newPad);
+  document.getElementById("undo-new-pad").addEventListener("click", undoNewPad);
+  document.getElementById("undo-new-pad").hidden = !readStored(PREVIOUS);
+
+  window.addEventListener("escoba:prefs", async () => {
+    applyTexts(document);
+    fillPresets();
+    fillNames();
+    await loadCatalogue();
+    fillOptions();
+    grid.dataset.fields = ""; // rebuilt in the new language by render(), keeping what is typed
+    await refresh();
+  });
+}
+
+start();
