@@ -21,6 +21,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai import LEVELS
 from ..cheatsheet import cheat_sheet, cheat_sheet_title
@@ -112,6 +113,11 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     @app.exception_handler(Refusal)
     async def refused(_request: Request, refusal: Refusal) -> JSONResponse:
         return _error(refusal)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return _error(Refusal(code, str(error.detail), error.status_code))
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -292,12 +298,16 @@ def _utc(moment: datetime | None) -> str:
 
 async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:
     """Act on one message; every refusal goes back as an error message."""
-    if len(data) > MAX_MESSAGE_BYTES:
+    size = len(data) if isinstance(data, bytes) else len(data.encode())
+    if size > MAX_MESSAGE_BYTES:
         connection.send(
             ErrorMessage(
                 code="too_large", message=f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
             )
         )
+        return
+    if isinstance(data, bytes):
+        connection.send(ErrorMessage(code="bad_message", message="send JSON as text frames"))
         return
     try:
         message = parse_client_message(data)

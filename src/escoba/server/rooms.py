@@ -138,6 +138,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._computers: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def game(self) -> Game:
@@ -218,18 +219,26 @@ class Room:
             if not matches:
                 raise Refusal("bad_token", "this seat token belongs to no seat in this room")
             seat = matches[0]
-        connection.seat = seat
-        connection.joined = True
-        self.connections.add(connection)
-        connection.send(WelcomeMessage(seat=seat, room=self.info()))
-        self.broadcast()  # everybody sees who is connected now
+        # Under the lock: a move being stored is not shown to anyone before it is stored.
+        async with self.lock:
+            connection.seat = seat
+            connection.joined = True
+            self.connections.add(connection)
+            connection.send(WelcomeMessage(seat=seat, room=self.info()))
+            self.broadcast()  # everybody sees who is connected now
 
     def leave(self, connection: Connection) -> None:
         connection.close()
         if connection in self.connections:
             self.connections.discard(connection)
             if connection.joined and connection.seat is not None:
-                self.broadcast()
+                task = asyncio.get_running_loop().create_task(self._broadcast_locked())
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    async def _broadcast_locked(self) -> None:
+        async with self.lock:
+            self.broadcast()
 
     async def _play(self, connection: Connection, message: PlayMessage) -> None:
         async with self.lock:
@@ -301,7 +310,10 @@ class Room:
             raise Refusal("not_seated", "spectators get no hints")
         if game.to_move != seat:
             raise Refusal("not_your_turn", "hints are given when it is your turn")
-        observation = game.observation(seat)
+        async with self.lock:  # the position as stored, not one halfway through a move
+            if game.to_move != seat:
+                raise Refusal("not_your_turn", "hints are given when it is your turn")
+            observation = game.observation(seat)
         coach = Coach(seed=self.session.seed ^ self.moves_stored)
         advice = await asyncio.to_thread(coach.advise, observation)
         connection.send(
