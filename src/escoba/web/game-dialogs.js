@@ -1,0 +1,165 @@
+// The dialogs of the game screen: the score pad (one hand's breakdown and the running totals)
+// and the rules cheat sheet (from the server, in the chosen language).
+
+import { t } from "./i18n.js";
+import { language } from "./prefs.js";
+import { api, choiceName, errorText } from "./rooms.js";
+import { sideName } from "./game-names.js";
+
+const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
+const byId = (id) => document.getElementById(id);
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function openDialog(dialog) {
+  if (dialog.open) return;
+  if (typeof dialog.showModal === "function") dialog.showModal();
+  else dialog.setAttribute("open", "");
+}
+
+export function closeDialog(dialog) {
+  if (!dialog.open) return;
+  if (typeof dialog.close === "function") dialog.close();
+  else dialog.removeAttribute("open");
+}
+
+function categoryName(category, rules) {
+  if (category === "sevens" && rules?.sevens) {
+    return t("game.cat.sevens_named", { label: choiceName("sevens", rules.sevens) });
+  }
+  const text = t(`game.cat.${category}`);
+  return text.startsWith("game.") ? category.replaceAll("_", " ") : text;
+}
+
+// The winner in words, from the viewer's side: "You win!" or "Ana wins".
+export function winnerText({ room, match }) {
+  if (match.winner === null || match.winner === undefined) return "";
+  const mine = room.sides[match.winner]?.includes(match.seat);
+  const name = sideName(room, match.winner, match.seat);
+  if (mine) return room.sides[match.winner].length > 1 ? t("game.winner_you_partner", { name }) : t("game.winner_you");
+  return t(room.sides[match.winner]?.length > 1 ? "game.winner_side" : "game.winner", { name });
+}
+
+function headRow(room, mySeat, first) {
+  const row = element("tr");
+  row.append(element("th", "", first));
+  room.sides.forEach((seats, side) => {
+    const cell = element("th", seats.includes(mySeat) ? "mine" : "", sideName(room, side, mySeat));
+    cell.scope = "col";
+    row.append(cell);
+  });
+  return row;
+}
+
+function breakdownTable({ room, match }, result) {
+  const table = element("table", "grid breakdown");
+  const head = element("thead");
+  head.append(headRow(room, match.seat, ""));
+  const body = element("tbody");
+  const info = element("tr", "info");
+  info.append(element("th", "", t("game.cards_taken")), ...result.cards.map((n) => element("td", "", String(n))));
+  body.append(info);
+  const keys = [...CATEGORIES.filter((key) => key in result.breakdown), ...Object.keys(result.breakdown).filter((key) => !CATEGORIES.includes(key))];
+  for (const key of keys) {
+    const row = element("tr");
+    row.dataset.category = key;
+    const label = element("th", "", categoryName(key, room.rules));
+    label.scope = "row";
+    row.append(label);
+    for (const points of result.breakdown[key]) row.append(element("td", points ? "scored" : "zero", points ? String(points) : "–"));
+    body.append(row);
+  }
+  const sum = element("tr", "sum");
+  sum.append(element("th", "", t("game.points_hand")), ...result.points.map((n) => element("td", "", String(n))));
+  body.append(sum);
+  table.append(head, body);
+  return table;
+}
+
+function runningTable({ room, match }) {
+  const table = element("table", "grid running");
+  const head = element("thead");
+  head.append(headRow(room, match.seat, t("game.hand")));
+  const body = element("tbody");
+  const running = room.sides.map(() => 0);
+  match.results.forEach((result, index) => {
+    const row = element("tr");
+    row.append(element("th", "", String(index + 1)));
+    result.points.forEach((points, side) => {
+      running[side] += points;
+      const cell = element("td");
+      cell.append(element("span", "gain", `+${points}`), element("span", "run", String(running[side])));
+      row.append(cell);
+    });
+    body.append(row);
+  });
+  const total = element("tr", "sum");
+  total.append(element("th", "", t("game.total")), ...match.totals.map((n) => element("td", "", String(n))));
+  body.append(total);
+  table.append(head, body);
+  return table;
+}
+
+// Show the score pad for the hand at `index` of match.results (default the last finished);
+// `overBox` (winner and rematch) moves into the dialog while the match is over.
+export function showScorepad(state, overBox, index = state.match.results.length - 1) {
+  const dialog = byId("scorepad-dialog");
+  const { match } = state;
+  const result = match.results[index];
+  const body = byId("scorepad-body");
+  const parts = [];
+  if (result) {
+    byId("scorepad-title").textContent = t("game.scorepad_hand", { n: index + 1 });
+    parts.push(breakdownTable(state, result));
+    parts.push(element("h3", "", t("game.running_totals", { n: state.room.rules?.target_score ?? "?" })));
+    parts.push(runningTable(state));
+  } else {
+    byId("scorepad-title").textContent = t("game.scorepad");
+    parts.push(element("p", "", t("game.no_hand_yet")));
+  }
+  body.replaceChildren(...parts);
+  const actions = byId("scorepad-actions");
+  if (match.over) {
+    overBox.hidden = false;
+    actions.prepend(overBox);
+  }
+  byId("scorepad-close").textContent = match.over ? t("game.close") : t("game.continue");
+  openDialog(dialog);
+}
+
+const sheets = new Map();
+
+export async function showRules(room) {
+  const dialog = byId("rules-dialog");
+  const lang = language();
+  byId("rules-title").textContent = t("game.rules");
+  const body = byId("rules-body");
+  openDialog(dialog);
+  let sheet = sheets.get(`${room}/${lang}`);
+  if (!sheet) {
+    body.replaceChildren(element("p", "", t("game.loading")));
+    try {
+      sheet = await api(`/api/rooms/${encodeURIComponent(room)}/cheatsheet?language=${lang}`);
+      sheets.set(`${room}/${lang}`, sheet);
+    } catch (error) {
+      body.replaceChildren(element("p", "error", errorText(error.code, error.message)));
+      return;
+    }
+  }
+  byId("rules-title").textContent = sheet.title || t("game.rules");
+  body.replaceChildren(
+    ...(sheet.sections ?? []).map((section) => {
+      const part = element("section");
+      if (section.title) part.append(element("h3", "", section.title));
+      const list = element("ul");
+      for (const line of section.lines ?? []) list.append(element("li", "", line));
+      part.append(list);
+      return part;
+    }),
+  );
+}

@@ -1,0 +1,103 @@
+// The invite on the game screen: when this browser has no seat in the room, show who plays,
+// take a free person's seat (or watch), and keep the new ticket; or say the room is gone.
+
+import { t } from "./i18n.js";
+import {
+  MAX_NICKNAME, api, errorText, lastNickname, levelName, presetName, rememberNickname, saveTicket,
+} from "./rooms.js";
+
+const byId = (id) => document.getElementById(id);
+let roomId = "";
+let seated = () => {};
+
+// Wire the join form once: onSeated(greeting) is called with the WebSocket greeting to send
+// ({type: "join", token} after taking a seat, {type: "watch"} to spectate).
+export function setUpJoin(room, onSeated) {
+  roomId = room;
+  seated = onSeated;
+  byId("join-form").addEventListener("submit", join);
+  byId("watch-room").addEventListener("click", () => seated({ type: "watch" }));
+}
+
+export function showMissing() {
+  byId("loading").hidden = true;
+  byId("play-view").hidden = true;
+  const view = byId("join-view");
+  view.hidden = false;
+  view.querySelector("h1").textContent = t("game.room_missing");
+  for (const id of ["join-form", "join-full", "watch-room", "join-seats", "join-about"]) byId(id).hidden = true;
+}
+
+export async function showJoin() {
+  byId("play-view").hidden = true;
+  byId("loading").hidden = false;
+  let info;
+  try {
+    info = await api(`/api/rooms/${encodeURIComponent(roomId)}`);
+  } catch (error) {
+    if (error.status === 404) {
+      showMissing();
+    } else {
+      byId("loading").textContent = errorText(error.code, error.message);
+    }
+    return;
+  }
+  byId("loading").hidden = true;
+  const view = byId("join-view");
+  view.hidden = false;
+  view.querySelector("h1").textContent = t("game.join_title");
+  for (const id of ["join-seats", "join-about"]) byId(id).hidden = false;
+  byId("join-about").textContent = info.partnerships
+    ? t("game.join_about_pairs", { game: presetName(info.preset) })
+    : t("game.join_about", { game: presetName(info.preset), n: info.players });
+  const seats = info.seats.map((seat) => {
+    const item = document.createElement("li");
+    let name;
+    if (seat.kind === "computer") name = t("game.computer", { level: levelName(seat.level) });
+    else if (seat.taken) name = seat.nickname ?? "?";
+    else name = t("game.free_seat");
+    item.textContent = `${t("game.seat_n", { n: seat.seat + 1 })}: ${name}`;
+    item.classList.toggle("free", seat.kind === "person" && !seat.taken);
+    return item;
+  });
+  byId("join-seats").replaceChildren(...seats);
+  const free = info.seats.filter((seat) => seat.kind === "person" && !seat.taken);
+  byId("join-form").hidden = free.length === 0;
+  byId("join-full").hidden = free.length > 0;
+  byId("watch-room").hidden = false;
+  byId("join-seat-field").hidden = free.length < 2;
+  byId("join-seat").replaceChildren(
+    ...free.map((seat) => new Option(t("game.seat_n", { n: seat.seat + 1 }), String(seat.seat))),
+  );
+  const nickname = byId("join-nickname");
+  if (!nickname.value) nickname.value = lastNickname();
+  if (free.length) nickname.focus();
+}
+
+async function join(event) {
+  event.preventDefault();
+  const errorBox = byId("join-error");
+  errorBox.hidden = true;
+  const nickname = byId("join-nickname").value.trim().slice(0, MAX_NICKNAME);
+  if (!nickname) {
+    errorBox.textContent = t("game.need_nickname");
+    errorBox.hidden = false;
+    return;
+  }
+  const body = { nickname };
+  if (!byId("join-seat-field").hidden) body.seat = Number(byId("join-seat").value);
+  const button = byId("join-form").querySelector("[data-testid=join-room]");
+  button.disabled = true;
+  try {
+    const ticket = await api(`/api/rooms/${encodeURIComponent(roomId)}/join`, { method: "POST", body });
+    rememberNickname(nickname);
+    saveTicket(ticket.room, { seat: ticket.seat, token: ticket.token, nickname });
+    seated({ type: "join", token: ticket.token });
+  } catch (error) {
+    errorBox.textContent = errorText(error.code, error.message);
+    errorBox.hidden = false;
+    if (error.code === "room_full") showJoin();
+  } finally {
+    button.disabled = false;
+  }
+}

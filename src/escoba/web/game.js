@@ -1,0 +1,396 @@
+// The game screen, /room/<id> (room.html): take a seat (or watch), connect to the room's
+// WebSocket, draw each state the server sends and send your plays, hints and rematches.
+// Modules: game-net.js (socket), game-view.js (board and animation), game-dialogs.js (score
+// pad, rules), game-join.js (the invite form), game-names.js (words), game-texts.js (i18n),
+// rooms.js (tickets, API).
+//
+// Stable hooks for browser tests (data-testid):
+//   join-nickname, join-room, watch-room   the invite form when this browser has no seat
+//   hand-card (data-card)       your cards; click one to play it (on your turn, data-moves
+//                               counts its legal moves: more than 1 opens the capture choice)
+//   table-card (data-card)      cards on the table; while choosing a capture, click to pick
+//   capture-choice              one button per legal capture set of the chosen card
+//                               (data-captures = the set's cards, space separated)
+//   hint-button, hint-text      ask the coach / its answer (the best card is marked .hinted)
+//   scorepad-button, scorepad-dialog, scorepad-close
+//   rules-button, rules-dialog
+//   invite-link                 <a> whose text and href are the full invite URL
+//   turn-indicator (data-seat)  whose turn it is (data-seat empty when nobody's)
+//   totals                      every side's points in the match
+//   stock-size                  cards left in the stock
+//   hand-number                 "Hand n" (1 for the first hand)
+//   status                      "connected" / "reconnecting" (data-state holds the same word
+//                               in English whatever the language)
+//   error-toast                 the last refusal or failure, in words
+//   winner, rematch-button      when the match is over
+// Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
+
+import { mountHeader } from "./header.js";
+import { applyTexts, t } from "./i18n.js";
+import { language } from "./prefs.js";
+import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
+import { RoomSocket } from "./game-net.js";
+import { Board } from "./game-view.js";
+import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
+import { setUpJoin, showJoin, showMissing } from "./game-join.js";
+import "./game-texts.js";
+
+const byId = (id) => document.getElementById(id);
+const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
+const inviteUrl = `${window.location.origin}/room/${encodeURIComponent(roomId)}`;
+
+let state = null; // the last {room, match} from the server
+// choice: the card being played and its capture sets; hint: the coach's answer; lastEvent: the
+// play to describe; sent: a play is on its way; paused: a hand just ended, its score pad is due.
+let ui = { choice: null, hint: null, lastEvent: null, sent: false, hintAsked: false, paused: false };
+let socket = null;
+let scorepadTimer = null;
+let connection = "connecting";
+let inviteShown = false; // false, true while opened for a free seat, "done" after
+const overBox = byId("over-box");
+const felt = byId("felt");
+
+const board = new Board({
+  onHandCard: clickHandCard,
+  onTableCard: clickTableCard,
+  onChoose: (move) => play(move),
+  onCancel: cancelChoice,
+});
+
+// -- messages to the player
+
+let toastTimer = null;
+function toast(text) {
+  const box = byId("error-toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    box.hidden = true;
+  }, 5000);
+}
+
+let noteTimer = null;
+function note(text) {
+  let box = document.querySelector(".toast.info");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "toast info";
+    box.setAttribute("role", "status");
+    document.body.append(box);
+  }
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => {
+    box.hidden = true;
+  }, 2500);
+}
+
+function setStatus(value) {
+  connection = value;
+  const status = byId("status");
+  status.dataset.state = value;
+  status.textContent = t(`game.status_${value}`);
+}
+
+// -- drawing
+
+function draw() {
+  if (!state) return;
+  board.render(state, ui);
+  const { room, match } = state;
+  byId("game-name").textContent = presetName(room.preset);
+  const myTurn = match.seat !== null && match.to_move === match.seat && !match.over;
+  byId("hint-button").disabled = !myTurn || ui.paused;
+  byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
+  document.title = `${myTurn ? "● " : ""}${presetName(room.preset)}`;
+  byId("winner").textContent = winnerText(state);
+  byId("rematch-button").hidden = match.seat === null;
+  if (match.over && overBox.parentElement !== byId("scorepad-actions")) overBox.hidden = false;
+  if (!match.over) overBox.hidden = true;
+  byId("hint-button").hidden = match.seat === null;
+  // The invite opens by itself while a friend's seat is free, and closes once it is taken.
+  const freeSeat = room.seats.some((seat) => seat.kind === "person" && !seat.taken);
+  if (freeSeat && !inviteShown) {
+    inviteShown = true;
+    toggleInvite(true);
+  } else if (!freeSeat && inviteShown === true) {
+    inviteShown = "done";
+    toggleInvite(false);
+  }
+}
+
+function scorepadClosed() {
+  if (ui.paused) {
+    ui.paused = false;
+    draw();
+  }
+  putOverBoxBack();
+}
+
+function putOverBoxBack() {
+  if (overBox.parentElement !== felt) felt.append(overBox);
+  overBox.hidden = !state?.match.over;
+}
+
+function receiveState(message) {
+  const previous = state;
+  const before = previous ? board.snapshot() : null;
+  state = { room: message.room, match: message.match };
+  const { match } = state;
+  ui.sent = false;
+  if (message.event) ui.lastEvent = message.event;
+  if (message.event || match.to_move !== match.seat) {
+    ui.hint = null;
+    ui.hintAsked = false;
+  }
+  if (ui.choice) {
+    const moves = match.legal.filter((move) => move.card === ui.choice.card);
+    ui.choice = moves.length > 1 ? { ...ui.choice, moves } : null;
+  }
+  if (previous?.match.over && !match.over) {
+    // a rematch started
+    closeDialog(byId("scorepad-dialog"));
+    ui.lastEvent = null;
+  }
+  if (message.hand_ended) {
+    // no play until the finished hand's score pad has been seen
+    ui.paused = true;
+    ui.choice = null;
+  }
+  draw();
+  if (before && message.event) board.animate(message.event, before, state.room);
+  if (message.hand_ended) {
+    clearTimeout(scorepadTimer);
+    const delay = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ? 0 : 650;
+    scorepadTimer = setTimeout(() => showScorepad(state, overBox), delay);
+  }
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      setStatus("connected");
+      byId("loading").hidden = true;
+      byId("play-view").hidden = false;
+      break;
+    case "state":
+      if (connection !== "connected") setStatus("connected");
+      receiveState(message);
+      break;
+    case "hint":
+      if (!ui.hintAsked) break;
+      ui.hint = { moves: Array.isArray(message.moves) ? message.moves : [] };
+      draw();
+      break;
+    case "error":
+      refused(message);
+      break;
+    default:
+      break; // pong and anything newer
+  }
+}
+
+function refused({ code, message }) {
+  ui.sent = false;
+  if (code === "bad_token") {
+    // The server no longer knows this seat (a new database, or another browser took it).
+    socket?.stop();
+    socket = null;
+    dropTicket(roomId);
+    toast(errorText(code, message));
+    showJoin();
+    return;
+  }
+  if (code === "not_found") {
+    // the room is gone (its link is wrong, or the server's database was replaced)
+    socket?.stop();
+    socket = null;
+    dropTicket(roomId);
+    showMissing();
+    return;
+  }
+  if (ui.hintAsked && !ui.hint) ui.hintAsked = false;
+  toast(errorText(code, message));
+  draw();
+}
+
+// -- playing
+
+function myTurn() {
+  const match = state?.match;
+  return Boolean(match && match.seat !== null && match.to_move === match.seat && !match.over);
+}
+
+function play(move) {
+  if (!socket?.send({ type: "play", card: move.card, captures: move.captures })) {
+    toast(t("game.not_connected"));
+    return;
+  }
+  ui.choice = null;
+  ui.sent = true;
+  draw();
+}
+
+function clickHandCard(card) {
+  if (!state || state.match.seat === null || ui.sent || ui.paused) return;
+  if (state.match.over) {
+    toast(errorText("match_over"));
+    return;
+  }
+  if (!myTurn()) {
+    toast(errorText("not_your_turn"));
+    return;
+  }
+  if (ui.choice?.card === card) {
+    cancelChoice();
+    return;
+  }
+  const moves = state.match.legal.filter((move) => move.card === card);
+  if (!moves.length) {
+    toast(t("game.not_playable"));
+    return;
+  }
+  if (moves.length === 1) {
+    play(moves[0]);
+    return;
+  }
+  ui.choice = { card, moves, selected: [] };
+  draw();
+}
+
+function clickTableCard(card) {
+  const choice = ui.choice;
+  if (!choice) return;
+  let selected = choice.selected.includes(card)
+    ? choice.selected.filter((each) => each !== card)
+    : [...choice.selected, card];
+  const fits = (list) => choice.moves.filter((move) => list.every((each) => move.captures.includes(each)));
+  let candidates = fits(selected);
+  if (!candidates.length) {
+    selected = [card];
+    candidates = fits(selected);
+  }
+  if (!candidates.length) {
+    toast(t("game.not_in_any_set"));
+    return;
+  }
+  if (candidates.length === 1 && selected.length) {
+    play(candidates[0]);
+    return;
+  }
+  ui.choice = { ...choice, selected };
+  draw();
+}
+
+function cancelChoice() {
+  if (!ui.choice) return;
+  ui.choice = null;
+  draw();
+}
+
+function askHint() {
+  if (!myTurn()) {
+    toast(errorText("not_your_turn"));
+    return;
+  }
+  if (!socket?.send({ type: "hint", language: language() })) {
+    toast(t("game.not_connected"));
+    return;
+  }
+  ui.hintAsked = true;
+  ui.hint = null;
+  const box = byId("hint-text");
+  box.hidden = false;
+  box.textContent = t("game.hint_thinking");
+}
+
+function rematch() {
+  if (!socket?.send({ type: "rematch" })) toast(t("game.not_connected"));
+}
+
+function toggleInvite(open) {
+  const box = byId("invite-box");
+  box.hidden = !open;
+  byId("invite-button").setAttribute("aria-expanded", String(open));
+}
+
+async function copyInvite() {
+  try {
+    await navigator.clipboard.writeText(inviteUrl);
+    note(t("game.copied"));
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(byId("invite-link"));
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+    note(t("game.copy_by_hand"));
+  }
+}
+
+// -- seats
+
+function connect(greeting) {
+  byId("join-view").hidden = true;
+  byId("loading").hidden = false;
+  setStatus("connecting");
+  socket?.stop();
+  socket = new RoomSocket(roomId, greeting, {
+    onMessage: receive,
+    onDrop: () => setStatus("reconnecting"),
+  });
+  socket.start();
+}
+
+// -- wiring
+
+function retranslate() {
+  applyTexts(document);
+  setStatus(connection);
+  draw();
+  if (byId("scorepad-dialog").open && state) showScorepad(state, overBox);
+  if (byId("rules-dialog").open) showRules(roomId);
+  if (ui.hint && myTurn()) askHint(); // the coach's words again, in the new language
+  if (!byId("join-view").hidden && byId("play-view").hidden && !socket) showJoin();
+}
+
+function start() {
+  mountHeader(byId("site-header"));
+  applyTexts(document);
+  const link = byId("invite-link");
+  link.href = inviteUrl;
+  link.textContent = inviteUrl;
+  setUpJoin(roomId, connect);
+  byId("hint-button").addEventListener("click", askHint);
+  byId("scorepad-button").addEventListener("click", () => state && showScorepad(state, overBox));
+  byId("scorepad-close").addEventListener("click", () => closeDialog(byId("scorepad-dialog")));
+  byId("scorepad-dialog").addEventListener("close", scorepadClosed);
+  byId("rules-button").addEventListener("click", () => showRules(roomId));
+  byId("rules-close").addEventListener("click", () => closeDialog(byId("rules-dialog")));
+  byId("rematch-button").addEventListener("click", rematch);
+  byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));
+  byId("copy-invite").addEventListener("click", copyInvite);
+  byId("hint-text").addEventListener("click", () => {
+    ui.hint = null;
+    ui.hintAsked = false;
+    byId("hint-text").hidden = true;
+    draw();
+  });
+  byId("error-toast").addEventListener("click", (event) => {
+    event.currentTarget.hidden = true;
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && ui.choice) cancelChoice();
+  });
+  window.addEventListener("escoba:prefs", retranslate);
+  if (!roomId) {
+    showMissing();
+    return;
+  }
+  const ticket = loadTicket(roomId);
+  if (ticket) connect({ type: "join", token: ticket.token });
+  else showJoin();
+}
+
+start();
