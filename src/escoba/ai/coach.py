@@ -99,7 +99,8 @@ class Coach:
             elif loss < CLOSE:
                 verdict = Message("coach.close_to_best", {"points": loss})
             else:
-                verdict = Message("coach.costs_points", {"points": loss, "best": str(best_move)})
+                # The Move itself: "4d:5d+6s", or card names from a UI that knows the deck.
+                verdict = Message("coach.costs_points", {"points": loss, "best": best_move})
             good, bad = reasons_for(observation, move)
             reasons = (*good, *bad) if loss < CLOSE else (*bad, *good)
             ranked.append(MoveAdvice(move, gain, loss, verdict, tuple(reasons[:2])))

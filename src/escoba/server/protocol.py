@@ -99,6 +99,8 @@ class HintRequest(_Message):
 
     type: Literal["hint"]
     language: Literal["en", "de", "es", "it"] = "en"
+    deck: Literal["french", "spanish", "italian"] = "french"
+    """The deck style the coach's sentences name cards in."""
 
 
 class RematchMessage(_Message):

@@ -18,9 +18,13 @@ from typing import Final, Protocol
 
 from pydantic import BaseModel
 
-from ..ai.coach import Coach
+from ..ai.coach import Coach, MoveAdvice
+from ..cards import DeckStyle
 from ..errors import EscobaError, IllegalMoveError, InvalidCardError, RulesError
 from ..game import Game
+from ..messages import Message
+from ..moves import Move
+from ..play.render import Words
 from ..play.session import Session
 from ..rules import RULESETS, RuleSet, preset_name
 from .protocol import (
@@ -323,7 +327,7 @@ class Room:
                         move=move_view(item.move),
                         gain=round(item.gain, 3),
                         loss=round(item.loss, 3),
-                        text=item.text(message.language),
+                        text=_advice_text(item, message.language, message.deck),
                     )
                     for item in advice.ranked
                 ]
@@ -380,6 +384,19 @@ class Room:
                 await self._computers
         for connection in list(self.connections):
             connection.close()
+
+
+def _advice_text(advice: MoveAdvice, language: str, deck: DeckStyle) -> str:
+    """The coach's verdict and reasons, with any move named in the reader's cards."""
+    words = Words(deck, language, sides=(), levels=())
+    sentences = []
+    for message in (advice.verdict, *advice.reasons):
+        params = {
+            name: words.move(value) if isinstance(value, Move) else value
+            for name, value in message.params.items()
+        }
+        sentences.append(Message(message.key, params).text(language))
+    return " ".join(sentences)
 
 
 def new_seed() -> int:

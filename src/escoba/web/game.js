@@ -27,7 +27,7 @@
 
 import { mountHeader } from "./header.js";
 import { applyTexts, t } from "./i18n.js";
-import { language } from "./prefs.js";
+import { deckStyle, language } from "./prefs.js";
 import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
 import { RoomSocket } from "./game-net.js";
 import { Board } from "./game-view.js";
@@ -295,7 +295,7 @@ function askHint() {
     toast(errorText("not_your_turn"));
     return;
   }
-  if (!socket?.send({ type: "hint", language: language() })) {
+  if (!socket?.send({ type: "hint", language: language(), deck: deckStyle() })) {
     toast(t("game.not_connected"));
     return;
   }
