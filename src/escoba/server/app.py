@@ -135,6 +135,10 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     for path, name in PAGES.items():
         app.add_api_route(path, lambda name=name: page(name), include_in_schema=False)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/room/{room_id}", include_in_schema=False)
     async def room_page(room_id: str) -> FileResponse:
         return page("room.html")

@@ -1,0 +1,260 @@
+"""End-to-end tests of the web game in a real headless Chromium (see ``web_browser.py``).
+
+Each test drives the pages as a person would, by clicking, against a real `escoba serve`
+process, and checks what the page shows against what the server holds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+from websockets.sync.client import connect
+
+from escoba import RULESETS
+from escoba.scorepad import HandEntry, tally
+from web_browser import Server
+
+TIMEOUT = 20_000  # ms: a computer move, a state message and an animation fit well inside
+
+
+def create_room_in_lobby(page: Any, server: Server, *, nickname: str, opponent: str) -> str:
+    """Open the lobby, make a 2-player Escoba room against ``opponent``; the room id."""
+    page.goto(server.url + "/")
+    page.get_by_test_id("nickname").fill(nickname)
+    page.get_by_test_id("preset").select_option("escoba")
+    page.get_by_test_id("seat-kind-1").select_option(opponent)
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    page.get_by_test_id("status").and_(page.locator("[data-state=connected]")).wait_for(
+        timeout=TIMEOUT
+    )
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def watch(server: Server, room: str) -> dict[str, Any]:
+    """The room's public state, as a spectator receives it."""
+    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{room}") as socket:
+        socket.send(json.dumps({"type": "watch"}))
+        while True:
+            message = json.loads(socket.recv(timeout=10))
+            if message["type"] == "state":
+                return dict(message)
+
+
+def play_one_card(page: Any) -> None:
+    """Wait for our turn, click the first playable card and, if asked, the first capture set."""
+    playable = page.locator("[data-testid=hand-card][data-moves]").first
+    playable.wait_for(timeout=TIMEOUT)
+    moves = int(playable.get_attribute("data-moves") or "1")
+    playable.click()
+    if moves > 1:
+        page.get_by_test_id("capture-choice").first.click()
+
+
+def test_play_a_full_hand_against_the_computer_by_clicking(page: Any, server: Server) -> None:
+    room = create_room_in_lobby(page, server, nickname="Ana", opponent="beginner")
+    assert page.get_by_test_id("hand-number").inner_text().strip().endswith("1")
+    # RULES.md "A hand": 40 cards, 2 players, 3 cards per deal: 20 plays each, unless the
+    # dealer's initial table sweep takes 4 cards first; play until the score pad appears.
+    dialog = page.get_by_test_id("scorepad-dialog")
+    plays = 0
+    while not dialog.is_visible():
+        play_one_card(page)
+        plays += 1
+        assert plays <= 20, "a hand has at most 20 plays per player with 2 players"
+        page.locator("[data-testid=hand-card][data-moves]").or_(dialog).first.wait_for(
+            timeout=TIMEOUT
+        )
+    assert plays >= 18
+    state = watch(server, room)
+    result = state["match"]["results"][0]
+    pad = dialog.inner_text()
+    for points in result["points"]:
+        assert str(points) in pad
+    totals = page.get_by_test_id("totals").inner_text()
+    for total in state["match"]["totals"]:
+        assert str(total) in totals
+    page.get_by_test_id("scorepad-close").click()
+    assert page.get_by_test_id("hand-number").inner_text().strip().endswith("2")
+
+
+def test_a_refused_join_shows_a_clear_message(chromium: Any, server: Server) -> None:
+    """The last free seat is taken while a visitor fills in the invite form: the server
+    refuses the join (room_full) and the page says so and offers to watch."""
+    ticket = httpx.post(
+        server.url + "/api/rooms", json={"nickname": "Ana", "seats": ["person", "person"]}
+    ).json()
+    visitor_context = chromium.new_context()
+    visitor = visitor_context.new_page()
+    try:
+        visitor.goto(server.url + ticket["invite"])
+        visitor.get_by_test_id("join-nickname").fill("Cleo")
+        taken = httpx.post(
+            server.url + f"/api/rooms/{ticket['room']}/join", json={"nickname": "Bea"}
+        )
+        assert taken.status_code == 200
+        visitor.get_by_test_id("join-room").click()
+        error = visitor.locator("#join-error")
+        error.wait_for(state="visible", timeout=TIMEOUT)
+        assert "taken" in error.inner_text() or "full" in error.inner_text()
+        visitor.get_by_test_id("watch-room").wait_for(state="visible", timeout=TIMEOUT)
+    finally:
+        visitor_context.close()
+
+
+def test_a_friend_joins_through_the_invite_link(
+    context: Any, chromium: Any, server: Server
+) -> None:
+    host = context.new_page()
+    host.goto(server.url + "/")
+    host.get_by_test_id("nickname").fill("Ana")
+    host.get_by_test_id("seat-kind-1").select_option("person")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    invite = host.get_by_test_id("invite-link").get_attribute("href")
+    assert invite and invite.endswith(host.url.rsplit("/", 1)[1])
+
+    friend_context = chromium.new_context(viewport={"width": 360, "height": 740})
+    friend = friend_context.new_page()
+    try:
+        friend.goto(invite)
+        friend.get_by_test_id("join-nickname").fill("Bea <b>")
+        friend.get_by_test_id("join-room").click()
+        friend.get_by_text("Ana", exact=True).filter(visible=True).first.wait_for(timeout=TIMEOUT)
+        # The nickname is shown as text, never read as HTML.
+        host.get_by_text("Bea <b>").filter(visible=True).first.wait_for(timeout=TIMEOUT)
+        assert host.locator("b", has_text="Bea").count() == 0
+        # Whoever is to move plays; the other screen shows the card arrive on the table.
+        mover, other = (host, friend)
+        if friend.locator("[data-testid=hand-card][data-moves]").count():
+            mover, other = friend, host
+        card = mover.locator("[data-testid=hand-card][data-moves]").first
+        card.wait_for(timeout=TIMEOUT)
+        played = card.get_attribute("data-card")
+        before = other.get_by_test_id("stock-size").inner_text()
+        moves = int(card.get_attribute("data-moves") or "1")
+        card.click()
+        if moves > 1:
+            mover.get_by_test_id("capture-choice").first.click()
+        other.locator(
+            f"[data-testid=hand-card][data-moves], [data-card='{played}']"
+        ).first.wait_for(timeout=TIMEOUT)
+        assert other.get_by_test_id("stock-size").inner_text() == before
+    finally:
+        friend_context.close()
+
+
+def test_deck_style_and_language_switch(page: Any, server: Server) -> None:
+    create_room_in_lobby(page, server, nickname="Ana", opponent="medium")
+    card = page.get_by_test_id("hand-card").first.locator("svg.card")
+    card.wait_for(timeout=TIMEOUT)
+    assert "card-french" in (card.get_attribute("class") or "")
+    english = page.get_by_test_id("hint-button").inner_text()
+
+    page.locator("#deck-picker").select_option("spanish")
+    page.locator("[data-testid=hand-card] svg.card-spanish").first.wait_for(timeout=TIMEOUT)
+    page.locator("#deck-picker").select_option("italian")
+    page.locator("[data-testid=hand-card] svg.card-italian").first.wait_for(timeout=TIMEOUT)
+
+    page.locator("#language-picker").select_option("de")
+    assert page.locator("html").get_attribute("lang") == "de"
+    german = page.get_by_test_id("hint-button").inner_text()
+    assert german != english
+    page.locator("#language-picker").select_option("it")
+    assert page.get_by_test_id("hint-button").inner_text() not in {english, german}
+    # The choices are kept: a reload shows the same deck and language.
+    page.reload()
+    page.locator("[data-testid=hand-card] svg.card-italian").first.wait_for(timeout=TIMEOUT)
+    assert page.locator("html").get_attribute("lang") == "it"
+
+
+def test_hint_and_rules_in_the_page(page: Any, server: Server) -> None:
+    create_room_in_lobby(page, server, nickname="Ana", opponent="easy")
+    page.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=TIMEOUT)
+    page.get_by_test_id("hint-button").click()
+    hint = page.get_by_test_id("hint-text")
+    hint.wait_for(state="visible", timeout=TIMEOUT)
+    assert hint.inner_text().strip()
+    page.get_by_test_id("rules-button").click()
+    rules = page.get_by_test_id("rules-dialog")
+    # RULES.md "A move": in Escoba a card takes cards to make 15.
+    expect(rules).to_contain_text("15", timeout=TIMEOUT)
+
+
+def test_score_pad_for_real_cards(page: Any, server: Server) -> None:
+    page.goto(server.url + "/scorepad")
+    page.get_by_test_id("preset").select_option("escoba")
+    page.get_by_test_id("entry-cards-0").fill("25")
+    page.get_by_test_id("entry-coins-0").fill("7")
+    page.get_by_test_id("entry-sweeps-0").fill("2")
+    page.get_by_test_id("entry-sweeps-1").fill("1")
+    page.get_by_test_id("entry-seven_of_coins-1").check()
+    page.get_by_test_id("entry-sevens_winner-0").check()
+    page.get_by_test_id("save-hand").click()
+    page.get_by_test_id("hand-row-1").wait_for(timeout=TIMEOUT)
+    # RULES.md "Scoring a hand", computed by the engine's own score pad.
+    expected = tally(
+        RULESETS["escoba"],
+        2,
+        [HandEntry(cards=(25, 15), coins=(7, 3), seven_of_coins=1, sweeps=(2, 1), sevens_winner=0)],
+    )
+    for side in (0, 1):
+        shown = page.get_by_test_id(f"points-1-{side}").inner_text().strip()
+        assert shown == str(expected.hands[0].points[side])
+    # A count that does not add up is refused with a message naming the field.
+    page.get_by_test_id("entry-cards-0").fill("41")
+    page.get_by_test_id("save-hand").click()
+    error = page.get_by_test_id("entry-error")
+    error.wait_for(state="visible", timeout=TIMEOUT)
+    assert error.inner_text().strip()
+    assert page.get_by_test_id("hand-row-2").count() == 0
+
+
+def _finish_a_match(server: Server) -> int:
+    """A whole 2-player match (to 1 point) played through the protocol; its match id."""
+    ticket = httpx.post(
+        server.url + "/api/rooms",
+        json={"nickname": "Ana", "seats": ["person", "beginner"], "options": {"target_score": 1}},
+    ).json()
+    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}") as socket:
+        socket.send(json.dumps({"type": "join", "token": ticket["token"]}))
+        while True:
+            message = json.loads(socket.recv(timeout=10))
+            if message["type"] != "state":
+                continue
+            match = message["match"]
+            if match["over"]:
+                break
+            if match["to_move"] == ticket["seat"] and match["legal"]:
+                move = match["legal"][0]
+                socket.send(
+                    json.dumps({"type": "play", "card": move["card"], "captures": move["captures"]})
+                )
+    listed = httpx.get(server.url + "/api/matches").json()["matches"]
+    return int(next(m["id"] for m in listed if m["room"] == ticket["room"]))
+
+
+def test_history_lists_a_finished_match_and_replays_it(page: Any, server: Server) -> None:
+    match_id = _finish_a_match(server)
+    page.goto(server.url + "/history")
+    row = page.locator(f"[data-testid=history-row][data-match='{match_id}']")
+    row.wait_for(timeout=TIMEOUT)
+    row.click()
+    page.wait_for_url(re.compile(rf"/replay/{match_id}"), timeout=TIMEOUT)
+    step = page.get_by_test_id("replay-step")
+    step.wait_for(timeout=TIMEOUT)
+    first = step.inner_text()
+    assert re.search(r"1\s*/\s*\d+", first)
+    # Every hand is open in a replay: both seats show their three cards at the start.
+    for seat in (0, 1):
+        hand = page.locator(f"[data-testid=replay-hand][data-seat='{seat}'] svg.card")
+        assert hand.count() == 3
+    page.get_by_test_id("replay-next").click()
+    assert page.get_by_test_id("replay-step").inner_text() != first
+    assert page.get_by_test_id("replay-event").inner_text().strip()
+    page.get_by_test_id("replay-last").click()
+    page.get_by_test_id("replay-result").wait_for(timeout=TIMEOUT)
