@@ -1,0 +1,183 @@
+"""Take the README's screenshots of the web game (python scripts/screenshots.py [--out DIR]).
+
+Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
+Playwright through the lobby, a game (desktop and phone), the score pad after a hand, the
+history, a replay and the score pad for real cards, and writes one PNG per screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import sync_playwright
+from websockets.sync.client import connect
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 800}
+WAIT = 20_000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = [sys.executable, "-m", "escoba", "serve", "--port", str(port), "--pace", "0.1"]
+    command += ["--database", f"sqlite:///{folder / 'escoba.db'}"]
+    process = subprocess.Popen(command)
+    for _ in range(300):
+        try:
+            if httpx.get(url + "/api/presets", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("escoba serve did not start")
+
+
+def finish_match(url: str, rules: str, players: int) -> None:
+    """A finished match for the history and the replay, played through the protocol."""
+    seats = ["person"] + ["easy"] * (players - 1)
+    body = {"nickname": "Ana", "seats": seats, "rules": rules, "players": players}
+    body["partnerships"] = players == 4
+    ticket = httpx.post(url + "/api/rooms", json=body).json()
+    with connect(url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}") as ws:
+        ws.send(json.dumps({"type": "join", "token": ticket["token"]}))
+        while True:
+            message = json.loads(ws.recv(timeout=30))
+            if message["type"] != "state":
+                continue
+            match = message["match"]
+            if match["over"]:
+                return
+            if match["to_move"] == ticket["seat"] and match["legal"]:
+                move = match["legal"][-1]
+                ws.send(json.dumps({"type": "play", **{k: move[k] for k in ("card", "captures")}}))
+
+
+def play_cards(page: Any, count: int) -> None:
+    for _ in range(count):
+        card = page.locator("[data-testid=hand-card][data-moves]").first
+        card.wait_for(timeout=WAIT)
+        moves = int(card.get_attribute("data-moves") or "1")
+        card.click()
+        if moves > 1:
+            page.get_by_test_id("capture-choice").first.click()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
+    out: Path = parser.parse_args().out
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = start_server(Path(folder))
+        try:
+            finish_match(url, "scopa", 2)
+            finish_match(url, "escoba", 4)
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path="/usr/bin/chromium", args=FLAGS
+                )
+                shoot(browser, url, out)
+                browser.close()
+        finally:
+            process.terminate()
+            process.wait()
+    for path in sorted(out.glob("*.png")):
+        print(path)
+
+
+def shoot(browser: Any, url: str, out: Path) -> None:
+    desktop = browser.new_context(viewport=DESKTOP).new_page()
+    desktop.goto(url + "/")
+    desktop.get_by_test_id("nickname").fill("Ana")
+    desktop.wait_for_timeout(300)
+    desktop.screenshot(path=out / "lobby.png")
+
+    desktop.get_by_test_id("seat-kind-1").select_option("medium")
+    desktop.get_by_test_id("create-room").click()
+    desktop.wait_for_url("**/room/**", timeout=WAIT)
+    desktop.locator("#deck-picker").select_option("spanish")
+    play_cards(desktop, 2)
+    desktop.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=WAIT)
+    desktop.wait_for_timeout(800)
+    desktop.screenshot(path=out / "game-spanish.png")
+
+    dialog = desktop.get_by_test_id("scorepad-dialog")
+    while not dialog.is_visible():
+        play_cards(desktop, 1)
+        desktop.locator("[data-testid=hand-card][data-moves]").or_(dialog).first.wait_for(
+            timeout=WAIT
+        )
+    desktop.wait_for_timeout(800)
+    desktop.screenshot(path=out / "hand-score.png")
+    room = desktop.url
+
+    phone = browser.new_context(viewport=PHONE, device_scale_factor=2)
+    friend = phone.new_page()
+    friend.goto(url + "/")
+    friend.locator("#deck-picker").select_option("italian")
+    friend.locator("#language-picker").select_option("it")
+    friend.get_by_test_id("nickname").fill("Bea")
+    friend.get_by_test_id("preset").select_option("scopa")
+    friend.get_by_test_id("seat-kind-1").select_option("hard")
+    friend.get_by_test_id("create-room").click()
+    friend.wait_for_url("**/room/**", timeout=WAIT)
+    play_cards(friend, 2)
+    friend.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=WAIT)
+    friend.get_by_test_id("hint-button").click()
+    friend.get_by_test_id("hint-text").wait_for(state="visible", timeout=WAIT)
+    friend.wait_for_timeout(800)
+    friend.screenshot(path=out / "game-phone-italian.png")
+
+    desktop.goto(url + "/history")
+    desktop.get_by_test_id("history-row").first.wait_for(timeout=WAIT)
+    desktop.screenshot(path=out / "history.png")
+    desktop.get_by_test_id("history-row").first.click()
+    desktop.get_by_test_id("replay-step").wait_for(timeout=WAIT)
+    for _ in range(9):
+        desktop.get_by_test_id("replay-next").click()
+    desktop.wait_for_timeout(300)
+    desktop.screenshot(path=out / "replay.png")
+
+    desktop.goto(url + "/scorepad")
+    desktop.get_by_test_id("side-name-0").fill("Ana & Bea")
+    desktop.get_by_test_id("side-name-1").fill("Carlos & Dani")
+    for cards, coins, seven, winner, sweeps in ((24, 6, 0, 0, (1, 0)), (17, 3, 1, 1, (0, 2))):
+        desktop.get_by_test_id("entry-cards-0").fill(str(cards))
+        desktop.get_by_test_id("entry-coins-0").fill(str(coins))
+        desktop.get_by_test_id(f"entry-seven_of_coins-{seven}").check()
+        desktop.get_by_test_id(f"entry-sevens_winner-{winner}").check()
+        desktop.get_by_test_id("entry-sweeps-0").fill(str(sweeps[0]))
+        desktop.get_by_test_id("entry-sweeps-1").fill(str(sweeps[1]))
+        desktop.get_by_test_id("save-hand").click()
+        desktop.wait_for_timeout(400)
+    desktop.screenshot(path=out / "scorepad.png")
+    desktop.goto(room)
+
+
+if __name__ == "__main__":
+    main()
