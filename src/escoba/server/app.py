@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..ai import LEVELS
 from ..cheatsheet import cheat_sheet, cheat_sheet_title
@@ -44,7 +45,7 @@ from .protocol import (
     parse_client_message,
     result_view,
 )
-from .rooms import Connection, Hub, Refusal
+from .rooms import RATE_PER_SECOND, Connection, Hub, Refusal
 from .storage import SeatRow, Storage, default_database_url
 
 __all__ = ["WEB", "create_app"]
@@ -102,6 +103,7 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
         storage.close()
 
     app = FastAPI(title="escoba", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.add_middleware(BodyLimit)
     app.state.storage = storage
 
     @app.middleware("http")
@@ -289,6 +291,52 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     return app
 
 
+MAX_BODY_BYTES: Final = 64 * 1024
+"""HTTP request bodies over this are refused before they are read whole."""
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over MAX_BODY_BYTES with 413, by the declared length or as they
+    arrive (a chunked body has no length up front)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        refusal = JSONResponse(
+            ErrorMessage(
+                code="too_large", message=f"request bodies are limited to {MAX_BODY_BYTES} bytes"
+            ).model_dump(),
+            status_code=413,
+        )
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            await refusal(scope, receive, send)
+            return
+        received = 0
+        refused = False
+
+        async def counted() -> Message:
+            nonlocal received, refused
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES and not refused:
+                    refused = True
+                    await refusal(scope, receive, send)
+                    return {"type": "http.disconnect"}  # the app stops reading and answers nobody
+            return message
+
+        async def guarded(message: Message) -> None:
+            if not refused:
+                await send(message)
+
+        await self.app(scope, counted, guarded)
+
+
 def _names(seats: Sequence[SeatRow]) -> list[str]:
     return [seat.nickname or seat.level or "?" for seat in seats]
 
@@ -302,6 +350,15 @@ def _utc(moment: datetime | None) -> str:
 
 async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:
     """Act on one message; every refusal goes back as an error message."""
+    if not connection.allow():
+        connection.send(
+            ErrorMessage(
+                code="rate_limited",
+                message=f"too many messages: at most {RATE_PER_SECOND:g} a second; "
+                "this one was not read",
+            )
+        )
+        return
     size = len(data) if isinstance(data, bytes) else len(data.encode())
     if size > MAX_MESSAGE_BYTES:
         connection.send(

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
@@ -60,6 +61,10 @@ log = logging.getLogger("escoba.server")
 
 SEND_QUEUE: Final = 64
 """Messages waiting for a slow client before it is disconnected."""
+RATE_PER_SECOND: Final = 20.0
+"""Messages a connection may send per second, on average..."""
+RATE_BURST: Final = 40.0
+"""...and at once after a quiet spell."""
 
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not a failure of the server)
@@ -90,6 +95,20 @@ class Connection:
     joined: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
     closed: bool = False
+    hint: asyncio.Task[None] | None = None
+    """The hint being worked out for this connection, if any."""
+    _allowance: float = RATE_BURST
+    _checked: float = field(default_factory=time.monotonic)
+
+    def allow(self) -> bool:
+        """Whether one more message is within the rate limit (a token bucket)."""
+        now = time.monotonic()
+        self._allowance = min(RATE_BURST, self._allowance + (now - self._checked) * RATE_PER_SECOND)
+        self._checked = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
 
     def send(self, message: BaseModel) -> None:
         """Queue a message; a client too slow to keep up is dropped rather than waited for."""
@@ -204,7 +223,13 @@ class Room:
         elif isinstance(message, PlayMessage):
             await self._play(connection, message)
         elif isinstance(message, HintRequest):
-            await self._hint(connection, message)
+            # Worked out beside the connection's other messages, one at a time.
+            if connection.hint is not None and not connection.hint.done():
+                raise Refusal("hint_pending", "a hint is being worked out; wait for it")
+            self._check_hint(connection)
+            connection.hint = asyncio.get_running_loop().create_task(
+                self._hint(connection, message)
+            )
         elif isinstance(message, RematchMessage):
             await self._rematch(connection)
         else:  # pragma: no cover - the protocol's union is exhaustive
@@ -307,18 +332,22 @@ class Room:
         )
         self.broadcast(event, played.hand_ended)
 
-    async def _hint(self, connection: Connection, message: HintRequest) -> None:
-        seat = connection.seat
-        game = self.game
-        if seat is None:
+    def _check_hint(self, connection: Connection) -> None:
+        if connection.seat is None:
             raise Refusal("not_seated", "spectators get no hints")
-        if game.to_move != seat:
+        if self.game.to_move != connection.seat:
             raise Refusal("not_your_turn", "hints are given when it is your turn")
+
+    async def _hint(self, connection: Connection, message: HintRequest) -> None:
         async with self.lock:  # the position as stored, not one halfway through a move
-            if game.to_move != seat:
-                raise Refusal("not_your_turn", "hints are given when it is your turn")
-            observation = game.observation(seat)
-        coach = Coach(seed=self.session.seed ^ self.moves_stored)
+            try:
+                self._check_hint(connection)
+            except Refusal as refusal:
+                connection.send(refusal.to_message())
+                return
+            assert connection.seat is not None
+            observation = self.game.observation(connection.seat)
+            coach = Coach(seed=self.session.seed ^ self.moves_stored)
         advice = await asyncio.to_thread(coach.advise, observation)
         connection.send(
             HintReply(
