@@ -322,10 +322,10 @@ def test_a_move_that_cannot_be_stored_is_undone(
         state = peer.my_turn()
         record = server_record(client, room)
 
-        def broken(*args: Any) -> int:
+        def broken(*args: Any) -> None:
             raise OSError("disk full")
 
-        monkeypatch.setattr(storage, "add_move", broken)
+        monkeypatch.setattr(storage, "write_moves", broken)
         move = state["match"]["legal"][0]
         peer.send(play_message(move))
         peer.refused("storage_failed")
@@ -348,7 +348,7 @@ def test_nobody_is_shown_a_move_before_it_is_stored(
     storage = client.app.state.storage  # type: ignore[attr-defined]
     entered, release = threading.Event(), threading.Event()
 
-    def slow_then_broken(*args: Any) -> int:
+    def slow_then_broken(*args: Any) -> None:
         entered.set()
         release.wait(TIMEOUT)
         raise OSError("disk full")
@@ -362,7 +362,7 @@ def test_nobody_is_shown_a_move_before_it_is_stored(
         stored = moves_played(state)
         with connect(client, room) as tab:
             tab.join(other_token)
-            monkeypatch.setattr(storage, "add_move", slow_then_broken)
+            monkeypatch.setattr(storage, "write_moves", slow_then_broken)
             mover.send(play_message(state["match"]["legal"][0]))
             assert entered.wait(TIMEOUT)
         # the tab has left (everybody is told so) while the move is being stored

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -53,7 +54,7 @@ from .protocol import (
     move_view,
     parse_move,
 )
-from .storage import Storage, hash_token, token_matches
+from .storage import MoveWrite, Storage, hash_token, token_matches
 
 __all__ = ["Connection", "Hub", "Refusal", "Room"]
 
@@ -305,17 +306,11 @@ class Room:
             assert advanced is not None
             played = advanced
         number = self.moves_stored
+        write = MoveWrite.of(
+            self.match_id, number, hand, move_seat, str(played.move), game, self.hands_stored
+        )
         try:
-            self.hands_stored = await asyncio.to_thread(
-                self.hub.storage.add_move,
-                self.match_id,
-                number,
-                hand,
-                move_seat,
-                str(played.move),
-                game,
-                self.hands_stored,
-            )
+            await self.hub.writer.write(write)
         except Exception:
             log.exception("storing a move failed in room %s; reloading it", self.id)
             await self.hub.reload(self)
@@ -323,6 +318,7 @@ class Room:
                 "storage_failed", "the move could not be stored; try again", 503
             ) from None
         self.moves_stored = number + 1
+        self.hands_stored += len(write.hands)
         event = EventView(
             kind="play",
             seat=played.seat,
@@ -472,6 +468,52 @@ def clean_nickname(nickname: str) -> str:
     return cleaned[:MAX_NICKNAME]
 
 
+class MoveWriter:
+    """Stores moves in batches: whatever arrived while the last batch was being committed goes
+    into the next transaction, so many matches share one commit. Each caller waits until its
+    own move is committed."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-writer")
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def write(self, move: MoveWrite) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((move, done))
+        self._wake.set()
+        await done
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._waiting = self._waiting, []
+            if not batch:
+                continue
+            try:
+                await loop.run_in_executor(
+                    self._thread, self.storage.write_moves, [move for move, _ in batch]
+                )
+            except Exception as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._thread.shutdown(wait=True)
+
+
 class Hub:
     """Every room the server knows, loaded from storage on demand."""
 
@@ -480,6 +522,7 @@ class Hub:
         self.pace = pace
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.writer = MoveWriter(storage)
 
     async def resume(self) -> int:
         """Load every unfinished match and let its computer players go on; how many."""
@@ -587,3 +630,4 @@ class Hub:
     async def close(self) -> None:
         for room in list(self.rooms.values()):
             await room.close()
+        await self.writer.close()

@@ -26,7 +26,9 @@ from sqlalchemy import (
     String,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -37,6 +39,7 @@ from ..records import RECORD_FORMAT, RECORD_VERSION
 __all__ = [
     "Base",
     "MatchRow",
+    "MoveWrite",
     "RoomRow",
     "SeatRow",
     "Storage",
@@ -133,6 +136,40 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[str] = mapped_column(String(64))
     played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """One move to store, with the decks of the hand it began and the result if it ended
+    the match."""
+
+    match_id: int
+    number: int
+    """Moves played before this one in the match."""
+    hand: int
+    seat: int
+    move: str
+    hands: tuple[tuple[int, int, list[list[str]]], ...] = ()
+    """New hands: (number, dealer, decks)."""
+    finished: tuple[int | None, list[int]] | None = None
+    """(winner, totals) when the move ended the match."""
+
+    @classmethod
+    def of(
+        cls, match_id: int, number: int, hand: int, seat: int, move: str, game: Game, known: int
+    ) -> MoveWrite:
+        """The write for a move just played in ``game``; ``known`` hands are stored already.
+
+        The record is built only when a hand ended, the one time a move adds decks.
+        """
+        hands: list[tuple[int, int, list[list[str]]]] = []
+        if game.hand_number != hand or game.is_over():
+            entries = game.record()["hands"]
+            hands = [
+                (n, entries[n]["dealer"], entries[n]["deals"]) for n in range(known, len(entries))
+            ]
+        finished = (game.winner, list(game.totals)) if game.is_over() else None
+        return cls(match_id, number, hand, seat, move, tuple(hands), finished)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,16 +287,46 @@ class Storage:
 
         ``game`` is the match after the move; ``known`` the hands stored before it.
         """
-        with self._session() as session:
-            session.add(MoveRow(match_id=match_id, number=number, hand=hand, seat=seat, move=move))
-            known = self._add_hands(session, match_id, game, known)
-            if game.is_over():
-                match = session.get(MatchRow, match_id)
-                assert match is not None
-                match.finished_at = _now()
-                match.winner = game.winner
-                match.totals = list(game.totals)
-        return known
+        write = MoveWrite.of(match_id, number, hand, seat, move, game, known)
+        self.write_moves([write])
+        return known + len(write.hands)
+
+    def write_moves(self, writes: Sequence[MoveWrite]) -> None:
+        """Store moves of any matches in one transaction: one commit for many moves when
+        many matches are played at once."""
+        if not writes:
+            return
+        now = _now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(MoveRow),
+                [
+                    {
+                        "match_id": w.match_id,
+                        "number": w.number,
+                        "hand": w.hand,
+                        "seat": w.seat,
+                        "move": w.move,
+                        "played_at": now,
+                    }
+                    for w in writes
+                ],
+            )
+            hands = [
+                {"match_id": w.match_id, "number": number, "dealer": dealer, "deals": deals}
+                for w in writes
+                for number, dealer, deals in w.hands
+            ]
+            if hands:
+                connection.execute(insert(HandRow), hands)
+            for w in writes:
+                if w.finished is not None:
+                    winner, totals = w.finished
+                    connection.execute(
+                        update(MatchRow)
+                        .where(MatchRow.id == w.match_id)
+                        .values(finished_at=now, winner=winner, totals=totals)
+                    )
 
     # -- reading
 
