@@ -324,17 +324,22 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > MAX_BODY_BYTES and not refused:
+                if received > MAX_BODY_BYTES:
                     refused = True
-                    await refusal(scope, receive, send)
-                    return {"type": "http.disconnect"}  # the app stops reading and answers nobody
+                    return {"type": "http.disconnect"}  # the app stops reading
             return message
 
         async def guarded(message: Message) -> None:
             if not refused:
                 await send(message)
 
-        await self.app(scope, counted, guarded)
+        try:
+            await self.app(scope, counted, guarded)
+        except Exception:
+            if not refused:
+                raise  # a real error; a refused body's aborted read is expected
+        if refused:
+            await refusal(scope, receive, send)
 
 
 def _names(seats: Sequence[SeatRow]) -> list[str]:

@@ -22,7 +22,13 @@ from pydantic import BaseModel
 
 from ..ai.coach import Coach, MoveAdvice
 from ..cards import DeckStyle
-from ..errors import EscobaError, IllegalMoveError, InvalidCardError, RulesError
+from ..errors import (
+    EscobaError,
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    RulesError,
+)
 from ..game import Game
 from ..messages import Message
 from ..moves import Move
@@ -286,6 +292,8 @@ class Room:
                 move = parse_move(message.card, message.captures)
             except InvalidCardError as error:
                 raise Refusal("bad_card", str(error)) from None
+            except InvalidMoveError as error:  # e.g. a card that takes itself
+                raise Refusal("illegal_move", str(error)) from None
             if move not in game.legal_moves():
                 try:
                     game.play(move)  # the engine names why; it changes nothing when illegal
@@ -343,8 +351,11 @@ class Room:
                 return
             assert connection.seat is not None
             observation = self.game.observation(connection.seat)
+            asked_at = (self.match_id, self.moves_stored)
             coach = Coach(seed=self.session.seed ^ self.moves_stored)
         advice = await asyncio.to_thread(coach.advise, observation)
+        if (self.match_id, self.moves_stored) != asked_at:
+            return  # the position moved on meanwhile: old advice would mislead
         connection.send(
             HintReply(
                 moves=[
