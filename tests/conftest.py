@@ -34,8 +34,9 @@ from escoba import (
 
 RECORD_HEADER = {"format": "escoba-record", "version": 1}
 
-# The browser tests' fixtures (a running server, Chromium through Playwright).
-pytest_plugins = ["web_browser"]
+# The database backends the server tests run on (SQLite; PostgreSQL too when asked), and the
+# browser tests' fixtures (a running server, Chromium through Playwright).
+pytest_plugins = ["database_fixtures", "web_browser"]
 
 
 def card(text: str) -> Card:

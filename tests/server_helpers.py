@@ -1,11 +1,13 @@
 """Shared helpers for the web server tests (``tests/test_server_*.py``).
 
-An app runs on a SQLite file in the test's temporary folder with ``pace=0``, so computer
-seats move at once, inside ``fastapi.testclient.TestClient`` used as a context manager (the
-lifespan runs: migrations, resuming matches). A :class:`Peer` wraps one WebSocket and reads
-its messages with a timeout, so a message that never comes fails the test instead of hanging
-it. Positions the server reached are rebuilt from the server's own record with the engine,
-which lets a test check every state message against the exact position it was sent from.
+An app runs on a database named by a path in the test's temporary folder (a SQLite file, or
+a PostgreSQL database of its own when the test runs on PostgreSQL: ``database_fixtures``)
+with ``pace=0``, so computer seats move at once, inside ``fastapi.testclient.TestClient``
+used as a context manager (the lifespan runs: migrations, resuming matches). A
+:class:`Peer` wraps one WebSocket and reads its messages with a timeout, so a message that
+never comes fails the test instead of hanging it. Positions the server reached are rebuilt
+from the server's own record with the engine, which lets a test check every state message
+against the exact position it was sent from.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ from typing import Any
 
 import anyio
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.pool import NullPool
 
+import database_fixtures
 from escoba import Card, Game, InvalidCardError
 from escoba.records import replay
 from escoba.server.app import create_app
@@ -35,15 +40,36 @@ Message = dict[str, Any]
 
 
 def database_url(path: Path) -> str:
-    return f"sqlite:///{path}"
+    """The URL of the test database ``path`` names: the SQLite file at ``path``, or, when the
+    test runs on PostgreSQL, the database made for ``path`` (the first time it is named)."""
+    return database_fixtures.current().url(path)
 
 
 @contextmanager
 def running_app(database: Path, *, pace: float = 0.0) -> Iterator[TestClient]:
-    """A started app on the SQLite file ``database``; leaving the block shuts it down."""
-    app = create_app(database_url(database), pace=pace)
-    with TestClient(app) as client:
+    """A started app on the test database ``database`` names; leaving the block shuts it
+    down."""
+    databases = database_fixtures.current()
+    app = create_app(databases.url(database), pace=pace)
+    with databases.running(), TestClient(app) as client:
         yield client
+
+
+def database_rows(database: Path) -> str:
+    """Every row of every table of the PostgreSQL test database ``database`` names, as text,
+    one row a line (the text form of a whole row: every column, JSON ones too)."""
+    engine = create_engine(database_url(database), poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            quote = connection.dialect.identifier_preparer.quote
+            lines = [
+                row
+                for table in inspect(connection).get_table_names()
+                for row in connection.scalars(text(f"SELECT CAST(t AS text) FROM {quote(table)} t"))
+            ]
+    finally:
+        engine.dispose()
+    return "\n".join(lines)
 
 
 # -- HTTP -----------------------------------------------------------------------------------
@@ -463,3 +489,56 @@ def wait_for_port(port: int, *, timeout: float = 30.0, alive: Callable[[], bool]
         except OSError:
             time.sleep(0.05)
     raise TimeoutError(f"nothing listened on port {port} within {timeout} s")
+
+
+# -- the rate limit -------------------------------------------------------------------------
+
+
+def lift_rate_limit(monkeypatch: Any) -> None:
+    """Let connections send as fast as a test drives them (``rooms.RATE_PER_SECOND``, read
+    on every message, made huge): for tests about something else than the rate limit."""
+    from escoba.server import rooms
+
+    monkeypatch.setattr(rooms, "RATE_PER_SECOND", 1e9)
+
+
+# -- cards named in a message ---------------------------------------------------------------
+
+CARD_TOKEN = r"(?<![0-9A-Za-z])[A2-7JQK][dhsc♦♥♠♣](?![0-9A-Za-z])"
+"""A card named in a sentence: "7d" or "7♦" (the French deck's names, as hints use them)."""
+WORDS = frozenset({"As"})
+"""A word in English and Spanish sentences ("As good as the best move"), so in a sentence it
+is not taken for the ace of swords; a whole field "As" or a move text still is."""
+NOT_CARDS = frozenset({"id", "invite"})
+"""String fields of a room that are never cards (the random room id could look like one)."""
+
+
+def cards_of_text(text: str) -> set[str]:
+    """The cards a text names: all of a card or move text (``4h:4c+7d``), else those in it."""
+    import re
+
+    try:
+        return {str(Card.parse(part)) for part in text.replace(":", "+").split("+")}
+    except InvalidCardError:
+        pass
+    found = set()
+    for token in re.findall(CARD_TOKEN, text):
+        if token not in WORDS:
+            found.add(str(Card.parse(token)))
+    return found
+
+
+def named_cards(value: Any) -> set[str]:
+    """Every card named anywhere in a JSON value: field values, list items, texts, keys."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= named_cards(key)
+            if not (key in NOT_CARDS and isinstance(item, str)):
+                found |= named_cards(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= named_cards(item)
+    elif isinstance(value, str):
+        found |= cards_of_text(value)
+    return found

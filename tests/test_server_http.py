@@ -311,7 +311,9 @@ def test_cheat_sheet_in_an_unknown_language_is_refused(client: TestClient, langu
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+def finished(
+    tmp_path_factory: pytest.TempPathFactory, database_backend: str
+) -> Iterator[dict[str, Any]]:
     """A server with one match played to its end (Ana against a beginner, Escoba to 4) and
     another room whose match is still going."""
     database = tmp_path_factory.mktemp("finished") / "escoba.db"

@@ -418,7 +418,9 @@ def test_a_hint_ranks_every_legal_move_in_the_asked_language(client: TestClient)
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+def shared_server(
+    tmp_path_factory: pytest.TempPathFactory, database_backend: str
+) -> Iterator[TestClient]:
     with running_app(tmp_path_factory.mktemp("shared") / "escoba.db") as client:
         yield client
 

@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+import database_fixtures
+
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -78,7 +80,8 @@ class Server:
     def __init__(self, folder: Path, pace: float = 0.05) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.database = f"sqlite:///{folder / 'escoba.db'}"
+        # SQLite, or PostgreSQL in a server test's [postgresql] run (database_fixtures).
+        self.database = database_fixtures.current().url(folder / "escoba.db")
         self.pace = pace
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "server.log"

@@ -191,6 +191,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _postgresql_utc(dbapi_connection: Any, _record: Any) -> None:
+    # Times come back in the session's time zone, whatever the server or the database sets:
+    # make it UTC, as on SQLite. SET is transactional, hence the commit.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("SET TIME ZONE 'UTC'")
+    cursor.close()
+    dbapi_connection.commit()
+
+
 class Storage:
     """Rooms and matches in one database; every write is committed before it returns."""
 
@@ -199,6 +208,8 @@ class Storage:
         self.engine: Engine = create_engine(url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        elif self.engine.dialect.name == "postgresql":
+            event.listen(self.engine, "connect", _postgresql_utc)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def migrate(self) -> None:
