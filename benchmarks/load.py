@@ -117,9 +117,13 @@ async def client(
                 if match["over"]:
                     tally.finished += 1
                     await ws.send(json.dumps({"type": "rematch"}))
-                elif match["to_move"] == seat and match["legal"] and sent_at is None:
-                    if turn is None or turn.done():
-                        turn = asyncio.create_task(play_later(rng.choice(match["legal"])))
+                elif (
+                    match["to_move"] == seat
+                    and match["legal"]
+                    and sent_at is None
+                    and (turn is None or turn.done())
+                ):
+                    turn = asyncio.create_task(play_later(rng.choice(match["legal"])))
         finally:
             tally.open_matches -= 1
             if turn is not None:

@@ -585,6 +585,7 @@ def serve_command(
     """Start the web game: open the printed address in a browser, create a room, play."""
     try:
         import uvicorn
+        from sqlalchemy.engine import make_url
 
         from .server.app import create_app
         from .server.storage import default_database_url
@@ -595,11 +596,17 @@ def serve_command(
         )
     url = database or default_database_url()
     try:
+        hidden = make_url(url).render_as_string(hide_password=True)  # never print a password
+    except Exception:
+        _fail(f"--database: not a database URL such as sqlite:///path or postgresql://...: {url!r}")
+    try:
         application = create_app(url, pace=pace)
-    except Exception as error:  # a bad URL or a missing database driver
-        _fail(f"--database: cannot open {url!r}: {error}")
+        with application.state.storage.engine.connect():
+            pass  # a database that cannot be reached is said now, not as a traceback later
+    except Exception as error:  # a missing driver, a server that does not answer
+        _fail(f"--database: cannot open {hidden}: {str(error).splitlines()[0]}")
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
-    typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {url}; Ctrl+C stops)")
+    typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {hidden}; Ctrl+C stops)")
     uvicorn.run(application, host=host, port=port, log_level="warning", ws_max_size=65536)
 
 

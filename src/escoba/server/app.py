@@ -38,6 +38,7 @@ from .protocol import (
     ErrorMessage,
     JoinRoom,
     MatchSummary,
+    PlayMessage,
     ReplayStep,
     RoomInfo,
     SeatTicket,
@@ -384,6 +385,9 @@ async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:
         await room.handle(connection, message)
     except Refusal as refusal:
         connection.send(refusal.to_message())
+    else:
+        if isinstance(message, PlayMessage):
+            connection.refund()
 
 
 def replay_steps(record: dict[str, Any]) -> list[ReplayStep]:

@@ -117,6 +117,11 @@ class Connection:
         self._allowance -= 1
         return True
 
+    def refund(self) -> None:
+        """Give back the allowance of a message that moved the game on: plays are bounded by
+        the turns, so a quick player is never limited, only a flood of refused messages."""
+        self._allowance = min(RATE_BURST, self._allowance + 1)
+
     def send(self, message: BaseModel) -> None:
         """Queue a message; a client too slow to keep up is dropped rather than waited for."""
         if self.closed:
