@@ -1,0 +1,144 @@
+"""Environment speed: steps per second of random legal play through the PettingZoo
+environment, against the bare engine, on one core.
+
+Both play whole matches with a uniformly random legal move at every step. The engine picks
+among ``legal_keys()`` and plays with ``play_key()``; the environment loop is the usual one
+(``agent_iter``, ``last()``, then ``step()``), the action drawn from the observation's
+``action_mask``, so every step builds the observation and the mask. Rounds of the two
+alternate, so that other work on the machine disturbs both alike; the best round counts.
+
+    python benchmarks/env.py [--rounds 5] [--seconds 1] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from escoba import RULESETS, Game
+from escoba.env import EscobaEnv, env
+
+CONFIGURATIONS: tuple[tuple[str, str, int, bool], ...] = (
+    ("2-player Escoba", "escoba", 2, False),
+    ("2-player Scopa", "scopa", 2, False),
+    ("4-player Escoba, partnerships", "escoba", 4, True),
+)
+GOAL = 3.0  # the environment should cost less than this many times the engine per step
+
+
+def engine_match(
+    preset: str, players: int, partnerships: bool, pick: Callable[[], float], seed: int
+) -> int:
+    """One match of random play on the bare engine; the number of moves."""
+    game = Game(RULESETS[preset], players, partnerships, seed=seed)
+    legal, play_key = game.legal_keys, game.play_key
+    steps = 0
+    while game.to_move is not None:
+        keys = legal()
+        play_key(keys[int(pick() * len(keys))])
+        steps += 1
+    return steps
+
+
+def env_match(environment: EscobaEnv, pick: Callable[[], float], seed: int) -> int:
+    """One match of random play through the environment; the number of moves."""
+    e = environment
+    e.reset(seed=seed)
+    last, step = e.last, e.step
+    boolean = np.bool_
+    steps = 0
+    for _ in e.agent_iter():
+        observation, _reward, terminated, truncated, _info = last()
+        if terminated or truncated:
+            step(None)
+            continue
+        legal = observation["action_mask"].view(boolean).nonzero()[0]
+        step(int(legal[int(pick() * len(legal))]))
+        steps += 1
+    return steps
+
+
+def rate(play: Callable[[int], int], seconds: float, first_seed: int) -> float:
+    """Moves per CPU second over about ``seconds``."""
+    steps = 0
+    seed = first_seed
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        steps += play(seed)
+        seed += 1
+    return steps / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per measurement")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per round")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    results: list[dict[str, object]] = []
+    with Progress(transient=True) as progress:
+        task = progress.add_task("random play", total=args.rounds * len(CONFIGURATIONS))
+        for label, preset, players, partnerships in CONFIGURATIONS:
+            progress.update(task, description=label)
+            on_engine = partial(
+                engine_match, preset, players, partnerships, random.Random(1).random
+            )
+            on_env = partial(env_match, env(preset, players, partnerships), random.Random(2).random)
+            for seed in range(-300, 0):  # warm the capture memo and the caches
+                on_engine(seed)
+                on_env(seed)
+            engine_rates, env_rates = [], []
+            for r in range(args.rounds):
+                engine_rates.append(rate(on_engine, args.seconds, 10_000 * r))
+                env_rates.append(rate(on_env, args.seconds, 10_000 * r))
+                progress.advance(task)
+            engine_best, env_best = max(engine_rates), max(env_rates)
+            results.append(
+                {
+                    "configuration": label,
+                    "engine_steps_per_second": round(engine_best),
+                    "env_steps_per_second": round(env_best),
+                    "engine_median": round(statistics.median(engine_rates)),
+                    "env_median": round(statistics.median(env_rates)),
+                    "ratio": round(engine_best / env_best, 2),
+                }
+            )
+    table = Table(title="Random legal play, one core: moves per second (best round)")
+    table.add_column("configuration")
+    table.add_column("bare engine", justify="right")
+    table.add_column("environment", justify="right")
+    table.add_column("engine / env", justify="right")
+    for r in results:
+        table.add_row(
+            str(r["configuration"]),
+            f"{r['engine_steps_per_second']:,}",
+            f"{r['env_steps_per_second']:,}",
+            f"{r['ratio']:.2f}x",
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"Goal: the environment under {GOAL:g}x the engine's time per move. Each environment "
+        "step builds the acting seat's observation and action mask and draws from the mask. "
+        f"Rounds of {args.seconds:g} s CPU time, engine and environment alternating."
+    )
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
