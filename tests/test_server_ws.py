@@ -33,6 +33,7 @@ from server_helpers import (
     is_state,
     join_room,
     moves_played,
+    on_server,
     play_message,
     play_until,
     positions,
@@ -704,3 +705,30 @@ def test_a_rematch_starts_a_new_match_for_everybody(
     assert after["room"]["match_number"] == 2
     record = server_record(client, room)
     assert_state_matches(after, positions(record)[moves_played(after)], 0)
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+
+def test_an_idle_room_leaves_memory_and_comes_back_intact(client: TestClient) -> None:
+    """A room nobody is connected to is let go after the idle time; its match is in storage,
+    so the next visitor finds it exactly as it was and play goes on."""
+    ticket = create_room(client)
+    room = ticket["room"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with connect(client, room) as peer:
+        peer.join(ticket["token"])
+        state = peer.my_turn()
+        peer.send(play_message(state["match"]["legal"][0]))
+        peer.state_at(moves_played(state) + 1)
+        before = peer.my_turn()
+        assert on_server(client, lambda hub: hub.evict_idle()) == 0  # connected: kept
+    hub.idle_seconds = 0.0
+    assert on_server(client, lambda hub: hub.evict_idle()) == 1
+    assert room not in hub.rooms
+    with connect(client, room) as peer:
+        _, again = peer.join(ticket["token"])
+        assert again["match"] == before["match"]
+        peer.send(play_message(again["match"]["legal"][0]))
+        after = peer.until(lambda m: is_state(m) and m["event"] is not None)
+        assert moves_played(after) == moves_played(before) + 1

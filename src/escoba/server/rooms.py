@@ -68,6 +68,8 @@ log = logging.getLogger("escoba.server")
 
 SEND_QUEUE: Final = 64
 """Messages waiting for a slow client before it is disconnected."""
+IDLE_SECONDS: Final = 600.0
+"""A room nobody is connected to leaves memory after this long (it stays in storage)."""
 RATE_PER_SECOND: Final = 20.0
 """Messages a connection may send per second, on average..."""
 RATE_BURST: Final = 40.0
@@ -174,6 +176,12 @@ class Room:
         self.connections: set[Connection] = set()
         self._computers: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self.last_active = time.monotonic()
+
+    def idle(self) -> bool:
+        """Nobody connected and nothing going on: the room may leave memory."""
+        busy = self._computers is not None and not self._computers.done()
+        return not self.connections and not busy and not self._background and not self.lock.locked()
 
     @property
     def game(self) -> Game:
@@ -226,6 +234,10 @@ class Room:
 
     async def handle(self, connection: Connection, message: object) -> None:
         """Act on one client message; a refusal raises :class:`Refusal` and changes nothing."""
+        self.last_active = time.monotonic()
+        current = self.hub.rooms.setdefault(self.id, self)  # back in memory if let go
+        if current is not self:  # let go and loaded again meanwhile: this copy is stale
+            raise Refusal("room_reloaded", "the room was reloaded meanwhile: connect again")
         if isinstance(message, PingMessage):
             connection.send(PongMessage())
         elif isinstance(message, JoinMessage | WatchMessage):
@@ -269,6 +281,7 @@ class Room:
             self.broadcast()  # everybody sees who is connected now
 
     def leave(self, connection: Connection) -> None:
+        self.last_active = time.monotonic()
         connection.close()
         if connection in self.connections:
             self.connections.discard(connection)
@@ -533,12 +546,35 @@ class MoveWriter:
 class Hub:
     """Every room the server knows, loaded from storage on demand."""
 
-    def __init__(self, storage: Storage, *, pace: float = 0.7) -> None:
+    def __init__(
+        self, storage: Storage, *, pace: float = 0.7, idle_seconds: float = IDLE_SECONDS
+    ) -> None:
         self.storage = storage
         self.pace = pace
+        self.idle_seconds = idle_seconds
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self.writer = MoveWriter(storage)
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Let go of rooms nobody has used for a while: their matches are in storage, and a
+        room is loaded again when someone comes back, so memory holds only the active rooms."""
+        while True:
+            await asyncio.sleep(min(60.0, self.idle_seconds))
+            self.evict_idle()
+
+    def evict_idle(self) -> int:
+        """Drop the idle rooms from memory; how many."""
+        now = time.monotonic()
+        idle = [
+            room_id
+            for room_id, room in self.rooms.items()
+            if room.idle() and now - room.last_active >= self.idle_seconds
+        ]
+        for room_id in idle:
+            del self.rooms[room_id]
+        return len(idle)
 
     async def resume(self) -> int:
         """Load every unfinished match and let its computer players go on; how many."""
@@ -551,6 +587,7 @@ class Hub:
     async def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
+            room.last_active = time.monotonic()
             return room
         async with self._loading:
             room = self.rooms.get(room_id)
@@ -644,6 +681,9 @@ class Hub:
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def close(self) -> None:
+        self._sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._sweeper
         for room in list(self.rooms.values()):
             await room.close()
         await self.writer.close()
