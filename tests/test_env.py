@@ -360,6 +360,42 @@ def test_fast_encoding_equals_the_reference_from_the_seat_observation(
         assert np.array_equal(e.observe(agent)["observation"], reference)
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_observations_kept_move_by_move_equal_a_full_rebuild(
+    config: tuple[str, int, bool],
+) -> None:
+    """The environment keeps each seat's array up to date move by move (rebuilding it only
+    at a new hand): over many random matches, observing the agent to move at every step and
+    the others now and then (so that some arrays follow many moves unobserved, or are rebuilt
+    mid-hand), each array equals the full encoding of the position and the reference built
+    from the seat's Observation; observations handed out earlier never change."""
+    e = raw_env(*config)
+    rng = random.Random(config_id(config))
+    encoder = e._encoder
+    checked = 0
+    for match in range(8):
+        e.reset(seed=1000 + match)
+        kept: list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = []
+        for agent in play_random(e, rng):
+            seat = int(agent.removeprefix("player_"))
+            lookers = [agent] + [a for a in e.agents if a != agent and rng.random() < 0.2]
+            for looker in lookers:
+                seen = e.observe(looker)["observation"]
+                rebuilt = encoder.encode(e.game, int(looker.removeprefix("player_")), e._played)
+                assert np.array_equal(seen, rebuilt), (match, looker)
+                if rng.random() < 0.1:
+                    reference = encode_observation(e.seat_observation(looker))
+                    assert np.array_equal(seen, reference)
+                    kept.append((seen, seen.copy()))
+                checked += 1
+            assert seat == e.game.to_move
+        for agent in e.possible_agents:
+            reference = encode_observation(e.seat_observation(agent))
+            assert np.array_equal(e.observe(agent)["observation"], reference)
+        assert all(np.array_equal(a, b) for a, b in kept)
+    assert checked > 8 * 36
+
+
 def swapped(record: dict[str, Any], first: str, second: str) -> dict[str, Any]:
     """The record with two cards exchanged in the deck of its current hand."""
     copy = {**record, "hands": [dict(h) for h in record["hands"]]}

@@ -20,7 +20,7 @@ from ..moves import Move
 from ..observation import Observation, Play
 from ..rules import RULESETS, RuleSet, preset_name
 from .actions import ActionLayout, layout_for
-from .observations import OBSERVATION_SIZE, Encoder, observation_high
+from .observations import OBSERVATION_SIZE, Encoder, Tracker, observation_high
 
 __all__ = ["REWARDS", "EscobaEnv", "Reward", "env", "raw_env"]
 
@@ -85,6 +85,9 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self.layout: ActionLayout = layout_for(rules)
         self._size = self.layout.size
         self._observed: str | None = None  # the agent whose observation is _observation
+        # All 0 between steps: the mask of the agent to move is set, copied out and cleared.
+        self._mask = bytearray(self._size)
+        self._mask_view = np.frombuffer(self._mask, dtype=np.int8)
         self._observation: ObsDict = {}
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -102,6 +105,8 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents
         }
         self._encoder = Encoder(rules, players, partnerships)
+        # Every seat's observation array, kept up to date move by move.
+        self._tracker = Tracker(self._encoder, players, partnerships)
         self._rng: random.Random | None = None
         self._game: Game | None = None
         self._legal: dict[int, int] | None = None
@@ -156,6 +161,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._game = game
         self._legal = None
         self._observed = None
+        self._tracker.invalidate()
         # The cards each seat has played this hand, from the public history.
         self._played = [0] * self.players
         for event in game.history():
@@ -235,16 +241,21 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         game = self._game
         if game is None:
             raise _not_reset()
-        mask = bytearray(self._size)
         if seat == game._to_move:
             legal = self._legal
             if legal is None:
-                legal = self._legal = self.layout.actions(game.legal_keys())
+                legal = self._legal = self.layout.actions(game._current_keys())
+            mask = self._mask
             for action in legal:
                 mask[action] = 1
+            action_mask = self._mask_view.copy()
+            for action in legal:
+                mask[action] = 0
+        else:
+            action_mask = np.zeros(self._size, dtype=np.int8)
         observation = self._observation = {
-            "observation": self._encoder.encode(game, seat, self._played),
-            "action_mask": np.frombuffer(mask, dtype=np.int8),
+            "observation": self._tracker.observation(game, seat, self._played),
+            "action_mask": action_mask,
         }
         self._observed = agent
         return observation
@@ -258,7 +269,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             raise _not_reset()
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.layout.actions(game.legal_keys())
+            legal = self._legal = self.layout.actions(game._current_keys())
         if action.__class__ is int:
             key = legal.get(action)
         else:
@@ -274,13 +285,17 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[self.agent_selection] = 0.0
         seat = game._to_move
         hand_number = game._hand_number
+        last_capturer = game._last_capturer
+        stock = game._stock_pos
         game.play_key(key)
         self._legal = None
         self._observed = None
         self._played[seat] |= 1 << (key & 63)
         if game._hand_number == hand_number and game._to_move >= 0:
+            self._tracker.moved(game, seat, key, last_capturer, game._stock_pos != stock)
             self.agent_selection = self.possible_agents[game._to_move]
         else:
+            self._tracker.invalidate()
             self._end_of_hand()
         if self.render_mode == "human":
             self.render()

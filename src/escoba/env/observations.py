@@ -207,6 +207,11 @@ class Encoder:
         self._static = bytes(_static_features(rules, players, partnerships))
 
     def encode(self, game: Game, seat: int, played: list[int]) -> NDArray[np.int8]:
+        """The seat's observation array (a new one)."""
+        return np.frombuffer(self.encode_bytes(game, seat, played), dtype=np.int8)
+
+    def encode_bytes(self, game: Game, seat: int, played: list[int]) -> bytearray:
+        """The seat's observation as the bytes of the array."""
         hands = game._hands
         hand = 0
         for card in hands[seat]:
@@ -245,4 +250,132 @@ class Encoder:
         data = bytearray(format(bits, "0440b")[::-1].encode().translate(_DIGITS))
         data += numbers
         data += self._static
-        return np.frombuffer(data, dtype=np.int8)
+        return data
+
+
+# Where the fields start in the array (the card fields, then the numbers).
+_TABLE, _CAPTURED, _UNSEEN, _PLAYED = 40, 80, 240, 280
+_HAND_SIZES, _STOCK, _SWEEPS, _TO_MOVE, _LAST_CAPTURER = 440, 444, 445, 458, 462
+
+
+class Tracker:
+    """Every seat's observation of one match, kept up to date move by move.
+
+    The environment tells it each move it plays (:meth:`moved`) and each change it cannot
+    follow move by move (:meth:`invalidate`: a new match or hand); a seat's
+    array is then rebuilt in full by :class:`Encoder` when next asked for. Between those,
+    a move changes only a few entries of each seat's array: the card played, the cards
+    taken, the hand sizes, the sweeps, who is to move and who captured last, and, when the
+    hands are dealt again, the hands and the stock. The tests check the kept arrays against
+    :func:`encode_observation` at every step of random matches of every rule set.
+    """
+
+    __slots__ = ("_arrays", "_encoder", "_plans", "_players", "_relative", "_views")
+
+    def __init__(self, encoder: Encoder, players: int, partnerships: bool) -> None:
+        sides = 2 if partnerships else players
+        self._encoder = encoder
+        self._players = players
+        relative = self._relative = encoder._relative  # [viewer][seat]: the seat's slot
+        # For each seat that moves, for each viewer: where the move changes the viewer's
+        # array: the mover's played cards, its hand size, where its card is hidden (the
+        # viewer's hand if the viewer moved, else the unseen cards), its side's pile and
+        # sweeps, and the mover's to-move and last-capturer marks; and every seat's marks.
+        self._plans = tuple(
+            tuple(
+                (
+                    viewer,
+                    _PLAYED + 40 * relative[viewer][seat],
+                    _HAND_SIZES + relative[viewer][seat],
+                    0 if viewer == seat else _UNSEEN,
+                    _CAPTURED + 40 * ((seat % sides - viewer % sides) % sides),
+                    _SWEEPS + (seat % sides - viewer % sides) % sides,
+                    _TO_MOVE + relative[viewer][seat],
+                    _LAST_CAPTURER + relative[viewer][seat],
+                    tuple(_TO_MOVE + r for r in relative[viewer]),
+                    tuple(_LAST_CAPTURER + r for r in relative[viewer]),
+                )
+                for viewer in range(players)
+            )
+            for seat in range(players)
+        )
+        # Each seat's array as bytes (cheap to change one at a time) and a numpy view of them
+        # (cheap to copy out); None until asked for after a new match or hand.
+        self._arrays: list[bytearray | None] = [None] * players
+        self._views: list[NDArray[np.int8] | None] = [None] * players
+
+    def invalidate(self) -> None:
+        """Forget every seat's array: each is rebuilt in full when next asked for."""
+        self._arrays = [None] * self._players
+        self._views = [None] * self._players
+
+    def observation(self, game: Game, seat: int, played: list[int]) -> NDArray[np.int8]:
+        """The seat's observation array (a new one, the seat's own copy)."""
+        view = self._views[seat]
+        if view is None:
+            data = self._arrays[seat] = self._encoder.encode_bytes(game, seat, played)
+            view = self._views[seat] = np.frombuffer(data, dtype=np.int8)
+        return view.copy()
+
+    def moved(self, game: Game, seat: int, key: int, last_capturer: int, dealt: bool) -> None:
+        """Follow a move within a hand: ``seat`` played ``key``; ``last_capturer`` is the
+        seat that had captured last before it (-1 if none); ``dealt``: the hands were dealt
+        again after it."""
+        card = key & 63
+        taken = key >> 6
+        arrays = self._arrays
+        to_move = game._to_move
+        if taken:
+            captured: list[int] = []
+            while taken:
+                low = taken & -taken
+                captured.append(low.bit_length() - 1)
+                taken ^= low
+            sweeps = game._sweeps[game._side_of[seat]]
+            for viewer, played, size, hide, pile, swept, moved, mark, moves, marks in self._plans[
+                seat
+            ]:
+                data = arrays[viewer]
+                if data is None:
+                    continue
+                data[played + card] = 1
+                data[size] -= 1
+                data[hide + card] = 0
+                data[pile + card] = 1
+                for taken_card in captured:
+                    data[_TABLE + taken_card] = 0
+                    data[pile + taken_card] = 1
+                data[swept] = sweeps
+                if last_capturer >= 0:
+                    data[marks[last_capturer]] = 0
+                data[mark] = 1
+                data[moved] = 0
+                data[moves[to_move]] = 1
+        else:
+            table = _TABLE + card
+            for viewer, played, size, hide, _, _, moved, _, moves, _ in self._plans[seat]:
+                data = arrays[viewer]
+                if data is None:
+                    continue
+                data[played + card] = 1
+                data[size] -= 1
+                data[hide + card] = 0
+                data[table] = 1
+                data[moved] = 0
+                data[moves[to_move]] = 1
+        if dealt:
+            self._dealt(game)
+
+    def _dealt(self, game: Game) -> None:
+        """Follow a new deal of three cards to every seat, within a hand."""
+        hands = game._hands
+        stock = 40 - game._stock_pos
+        for viewer, data in enumerate(self._arrays):
+            if data is None:
+                continue
+            for card in hands[viewer]:
+                data[card] = 1
+                data[_UNSEEN + card] = 0
+            for other, hand in enumerate(hands):
+                data[_HAND_SIZES + self._relative[viewer][other]] = len(hand)
+            data[_STOCK] = stock
