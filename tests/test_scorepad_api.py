@@ -15,12 +15,14 @@ from fastapi.testclient import TestClient
 
 from escoba import CATEGORIES, RULESETS
 from escoba.cheatsheet import summary
+from escoba.server.app import BodyLimit
 from escoba.server.scorepad_api import SCORING_OPTIONS, router
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     app = FastAPI()
+    app.add_middleware(BodyLimit)  # as in the server: bodies are limited for every route
     app.include_router(router)
     return TestClient(app)
 

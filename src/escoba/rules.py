@@ -9,13 +9,22 @@ from typing import Any, Final, Literal
 
 from .errors import RulesError
 
-__all__ = ["BOOL_OPTIONS", "RULESETS", "CaptureMode", "RuleSet", "SevensMode", "preset_name"]
+__all__ = [
+    "BOOL_OPTIONS",
+    "CAPTURE_MODES",
+    "RULESETS",
+    "SEVENS_MODES",
+    "CaptureMode",
+    "RuleSet",
+    "SevensMode",
+    "preset_name",
+]
 
 CaptureMode = Literal["sum15", "match"]
 SevensMode = Literal["ranking", "sevens", "primiera", "none"]
 
-_CAPTURE_MODES: Final = ("sum15", "match")
-_SEVENS_MODES: Final = ("ranking", "sevens", "primiera", "none")
+CAPTURE_MODES: Final[tuple[CaptureMode, ...]] = ("sum15", "match")
+SEVENS_MODES: Final[tuple[SevensMode, ...]] = ("ranking", "sevens", "primiera", "none")
 BOOL_OPTIONS: Final[tuple[str, ...]] = (
     "forced_capture",
     "last_play_sweep_counts",
@@ -64,13 +73,13 @@ class RuleSet:
     """Lead over every other side needed to win once the target is reached."""
 
     def __post_init__(self) -> None:
-        if self.capture not in _CAPTURE_MODES:
+        if self.capture not in CAPTURE_MODES:
             raise RulesError(
-                f"capture: {self.capture!r} is not one of {', '.join(map(repr, _CAPTURE_MODES))}"
+                f"capture: {self.capture!r} is not one of {', '.join(map(repr, CAPTURE_MODES))}"
             )
-        if self.sevens not in _SEVENS_MODES:
+        if self.sevens not in SEVENS_MODES:
             raise RulesError(
-                f"sevens: {self.sevens!r} is not one of {', '.join(map(repr, _SEVENS_MODES))}"
+                f"sevens: {self.sevens!r} is not one of {', '.join(map(repr, SEVENS_MODES))}"
             )
         for name in BOOL_OPTIONS:
             value = getattr(self, name)

@@ -31,7 +31,15 @@ from ..game import Game
 from ..messages import LANGUAGES
 from ..observation import Play
 from ..records import replay
-from ..rules import BOOL_OPTIONS, OPTION_NAMES, RULESETS, RuleSet, preset_name
+from ..rules import (
+    BOOL_OPTIONS,
+    CAPTURE_MODES,
+    OPTION_NAMES,
+    RULESETS,
+    SEVENS_MODES,
+    RuleSet,
+    preset_name,
+)
 from . import scorepad_api
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -47,7 +55,7 @@ from .protocol import (
     parse_client_message,
     result_view,
 )
-from .rooms import RATE_PER_SECOND, Connection, Hub, Refusal
+from .rooms import RATE_PER_SECOND, Connection, Hub, Refusal, Room
 from .storage import SeatRow, Storage, default_database_url
 
 __all__ = ["WEB", "create_app"]
@@ -56,6 +64,9 @@ log = logging.getLogger("escoba.server")
 
 WEB: Final = Path(str(files("escoba") / "web"))
 """The browser client's static files."""
+
+CHOICES: Final = {"capture": list(CAPTURE_MODES), "sevens": list(SEVENS_MODES)}
+"""The options that take one of a few words, and the words."""
 
 PAGES: Final = {
     "/": "index.html",
@@ -167,15 +178,8 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
             default = getattr(base, name)
             if name in BOOL_OPTIONS:
                 options[name] = {"kind": "bool", "choices": None, "default": default}
-            elif name == "capture":
-                options[name] = {
-                    "kind": "choice",
-                    "choices": ["sum15", "match"],
-                    "default": default,
-                }
-            elif name == "sevens":
-                choices = ["ranking", "sevens", "primiera", "none"]
-                options[name] = {"kind": "choice", "choices": choices, "default": default}
+            elif name in CHOICES:
+                options[name] = {"kind": "choice", "choices": CHOICES[name], "default": default}
             else:
                 options[name] = {"kind": "int", "choices": None, "default": default}
         return {
@@ -371,7 +375,7 @@ def _utc(moment: datetime | None) -> str:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
-async def _answer(room: Any, connection: Connection, data: str | bytes) -> None:
+async def _answer(room: Room, connection: Connection, data: str | bytes) -> None:
     """Act on one message; every refusal goes back as an error message."""
     if not connection.allow():
         connection.send(

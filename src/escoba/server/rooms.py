@@ -162,16 +162,12 @@ class Room:
         session: Session,
         match_id: int,
         match_number: int,
-        hands_stored: int,
     ) -> None:
         self.hub = hub
         self.id = room_id
         self.seats = seats
-        self.session = session
-        self.match_id = match_id
         self.match_number = match_number
-        self.hands_stored = hands_stored
-        self.moves_stored = _moves_played(session.game)
+        self.play_on(session, match_id)
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._computers: asyncio.Task[None] | None = None
@@ -182,6 +178,15 @@ class Room:
         """Nobody connected and nothing going on: the room may leave memory."""
         busy = self._computers is not None and not self._computers.done()
         return not self.connections and not busy and not self._background and not self.lock.locked()
+
+    def play_on(self, session: Session, match_id: int) -> None:
+        """Play ``session``'s match, stored as ``match_id``: what is stored already follows
+        from its record."""
+        hands = session.game.record()["hands"]
+        self.session = session
+        self.match_id = match_id
+        self.hands_stored = len(hands)
+        self.moves_stored = sum(len(hand["moves"]) for hand in hands)
 
     @property
     def game(self) -> Game:
@@ -321,14 +326,14 @@ class Room:
             await self._apply(move_seat=connection.seat, move=move)
         self.wake_computers()
 
-    async def _apply(self, *, move_seat: int, move: object) -> None:
+    async def _apply(self, *, move_seat: int, move: Move) -> None:
         """Play a checked move, store it durably, then tell everybody (lock held)."""
         game = self.game
         hand = game.hand_number
         if self.session.is_person(move_seat):
-            played = self.session.play(move)  # type: ignore[arg-type]
+            played = self.session.play(move)
         else:
-            advanced = self.session.advance(move)  # type: ignore[arg-type]
+            advanced = self.session.advance(move)
             assert advanced is not None
             played = advanced
         number = self.moves_stored
@@ -400,11 +405,8 @@ class Room:
             match = await asyncio.to_thread(
                 self.hub.storage.new_match, self.id, self.match_number + 1, game, seed
             )
-            self.session = _session(game, self.seats, seed)
-            self.match_id = match.id
+            self.play_on(_session(game, self.seats, seed), match.id)
             self.match_number += 1
-            self.hands_stored = 1
-            self.moves_stored = 0
             self.broadcast()
         self.wake_computers()
 
@@ -465,11 +467,6 @@ def new_room_id() -> str:
 def new_token() -> str:
     """A seat token: 192 random bits; only its hash is stored."""
     return secrets.token_urlsafe(24)
-
-
-def _moves_played(game: Game) -> int:
-    record = game.record()
-    return sum(len(hand["moves"]) for hand in record["hands"])
 
 
 def _session(game: Game, seats: Sequence[SeatState], seed: int) -> Session:
@@ -610,17 +607,13 @@ class Hub:
             _session(stored.game, seats, stored.match.seed),
             stored.match.id,
             stored.match.number,
-            len(stored.game.record()["hands"]),
         )
 
     async def reload(self, room: Room) -> None:
         """Rebuild a room's match from storage after a failed write."""
         stored = await asyncio.to_thread(self.storage.room, room.id)
         assert stored is not None
-        room.session = _session(stored.game, room.seats, stored.match.seed)
-        room.match_id = stored.match.id
-        room.hands_stored = len(stored.game.record()["hands"])
-        room.moves_stored = _moves_played(stored.game)
+        room.play_on(_session(stored.game, room.seats, stored.match.seed), stored.match.id)
 
     async def create(self, request: CreateRoom) -> SeatTicket:
         rules = rules_of(request.rules, dict(request.options))

@@ -15,7 +15,7 @@ null) and whether the match is over, with the category labels in the asked langu
 that cannot be right is refused with status 422 and ``{"type": "error", "code": ...,
 "message": ...}``, the message (in the asked language) naming the hand, the side and the field.
 ``sevens_winner`` is null for "nobody wins the category"; leaving it out is an error when the
-rules have setenta or primiera. The router handles its own refusals, so it works in any app.
+rules have setenta or primiera. The router handles its own refusals (the app limits body sizes).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 from ..cheatsheet import category_label, sevens_label, summary
 from ..errors import RulesError
 from ..messages import LANGUAGES
-from ..rules import RULESETS, preset_name
+from ..rules import RULESETS, SEVENS_MODES, preset_name
 from ..scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
 from ..scoring import CATEGORIES
 from .protocol import ErrorMessage
@@ -46,7 +46,6 @@ __all__ = [
 
 router = APIRouter()
 
-MAX_BODY_BYTES: Final = 200_000
 MAX_HANDS: Final = 500
 
 SCORING_OPTIONS: Final[tuple[str, ...]] = (
@@ -212,12 +211,7 @@ def _language_of(data: object) -> str:
 )
 async def add_up(request: Request) -> JSONResponse:
     """Add up a score pad: every hand's points by category, the totals and the winner."""
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        too_large = ErrorMessage(
-            code="too_large", message=f"a score pad is limited to {MAX_BODY_BYTES} bytes"
-        )
-        return JSONResponse(too_large.model_dump(), status_code=413)
+    body = await request.body()  # its size is limited for every route by app.BodyLimit
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError) as error:
@@ -267,8 +261,7 @@ async def pad_rules(language: Annotated[str, Query(max_length=8)] = "en") -> JSO
         if isinstance(value, bool):
             options.append({"name": name, "kind": "bool"})
         elif name == "sevens":
-            choices = ["ranking", "sevens", "primiera", "none"]
-            options.append({"name": name, "kind": "choice", "choices": choices})
+            options.append({"name": name, "kind": "choice", "choices": list(SEVENS_MODES)})
         else:
             lowest = 0 if name == "all_sevens_bonus" else 1
             options.append({"name": name, "kind": "int", "min": lowest})
@@ -276,10 +269,7 @@ async def pad_rules(language: Annotated[str, Query(max_length=8)] = "en") -> JSO
         {
             "presets": presets,
             "options": options,
-            "sevens_labels": {
-                mode: say_sevens(mode, language)
-                for mode in ("ranking", "sevens", "primiera", "none")
-            },
+            "sevens_labels": {mode: say_sevens(mode, language) for mode in SEVENS_MODES},
             "languages": list(LANGUAGES),
         }
     )
