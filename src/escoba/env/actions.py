@@ -38,7 +38,7 @@ every table is reachable and the space is ``Discrete(95212)`` (see ``FREE``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -113,44 +113,62 @@ class ActionLayout:
         index = bisect_right(self._offsets, action) - 1
         return Slot(DECK[index], action - self._offsets[index])
 
-    def actions(self, keys: Iterable[int]) -> dict[int, int]:
+    def actions(self, keys: Sequence[int]) -> dict[int, int]:
         """The actions of the legal moves (engine keys, ``Game.legal_keys()``): a dict from
         action to key (in no particular order)."""
         offsets = self._offsets
         out: dict[int, int] = {}
-        several: dict[int, list[int]] | None = None
+        # The engine lists each card's moves together. Most cards have at most one capture
+        # set, which takes slot 1; a card with several has them gathered, then ordered.
+        card = -1
+        first = 0
+        group: list[int] | None = None
         for key in keys:
-            if key < 64:  # a drop
+            if key < 64:
                 out[offsets[key]] = key
-                continue
-            card = key & 63
-            first = offsets[card] + 1
-            if first in out:
-                if several is None:
-                    several = {}
-                several.setdefault(card, [out[first]]).append(key)
-            else:
-                out[first] = key
-        if several:
-            # A card with more than one capture set: order its sets by mask (the keys of one
-            # card order as their masks do) and number them from 1.
-            for card, group in several.items():
-                if len(group) > self.bounds[card % 10]:
-                    raise AssertionError(
-                        f"{DECK[card]} has {len(group)} capture sets, more than the proven "
-                        f"bound {self.bounds[card % 10]}"
-                    )
-                group.sort()
+            elif key & 63 != card:
+                if group is not None:
+                    self._number(out, first, group)
+                    group = None
+                card = key & 63
                 first = offsets[card] + 1
-                for slot, key in enumerate(group):
-                    out[first + slot] = key
+                out[first] = key
+            elif group is None:
+                group = [out[first], key]
+            else:
+                group.append(key)
+        if group is not None:
+            self._number(out, first, group)
+        if len(out) != len(keys):  # a card's moves were not listed together
+            out = {}
+            groups: dict[int, list[int]] = {}
+            for key in keys:
+                if key < 64:
+                    out[offsets[key]] = key
+                else:
+                    groups.setdefault(key & 63, []).append(key)
+            for card, group in groups.items():
+                self._number(out, offsets[card] + 1, group)
         return out
+
+    def _number(self, out: dict[int, int], first: int, group: list[int]) -> None:
+        """Number one card's capture sets from ``first``, ordered by mask (a card's keys
+        order as their masks do)."""
+        card = group[0] & 63
+        if len(group) > self.bounds[card % 10]:
+            raise AssertionError(
+                f"{DECK[card]} has {len(group)} capture sets, more than the proven bound "
+                f"{self.bounds[card % 10]}"
+            )
+        group.sort()
+        for slot, key in enumerate(group, first):
+            out[slot] = key
 
     def action_of(self, move: Move, legal_keys: Iterable[int]) -> int:
         """The action of ``move`` among the legal moves (engine keys); an illegal move raises
         IllegalMoveError."""
         key = move.key
-        for action, legal in self.actions(legal_keys).items():
+        for action, legal in self.actions(list(legal_keys)).items():
             if legal == key:
                 return action
         raise IllegalMoveError(f"{move}: not a legal move now, so it has no action")

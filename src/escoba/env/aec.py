@@ -17,10 +17,11 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from ..errors import EscobaError, IllegalMoveError, RulesError
 from ..game import Game
 from ..moves import Move
-from ..observation import Observation, Play
+from ..observation import Observation
 from ..rules import RULESETS, RuleSet, preset_name
 from .actions import ActionLayout, layout_for
-from .observations import OBSERVATION_SIZE, Encoder, Tracker, observation_high
+from .observations import OBSERVATION_SIZE, observation_high
+from .tracker import Tracker
 
 __all__ = ["REWARDS", "EscobaEnv", "Reward", "env", "raw_env"]
 
@@ -104,13 +105,12 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {
             agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents
         }
-        self._encoder = Encoder(rules, players, partnerships)
         # Every seat's observation array, kept up to date move by move.
-        self._tracker = Tracker(self._encoder, players, partnerships)
+        self._tracker = Tracker(rules, players, partnerships)
+        self._no_actions = np.zeros(self._size, dtype=np.int8)
         self._rng: random.Random | None = None
         self._game: Game | None = None
         self._legal: dict[int, int] | None = None
-        self._played = [0] * players
         self._hands_done = 0
         self._rewarded = False
         self._over = False
@@ -161,12 +161,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._game = game
         self._legal = None
         self._observed = None
-        self._tracker.invalidate()
-        # The cards each seat has played this hand, from the public history.
-        self._played = [0] * self.players
-        for event in game.history():
-            if isinstance(event, Play):
-                self._played[event.seat] |= event.card.bit
+        self._tracker.rebuild(game, _played(game) if record else [0] * self.players)
         self._hands_done = 0
         self._rewarded = False
         self._over = False
@@ -252,9 +247,9 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             for action in legal:
                 mask[action] = 0
         else:
-            action_mask = np.zeros(self._size, dtype=np.int8)
+            action_mask = self._no_actions.copy()
         observation = self._observation = {
-            "observation": self._tracker.observation(game, seat, self._played),
+            "observation": self._tracker.observation(seat),
             "action_mask": action_mask,
         }
         self._observed = agent
@@ -287,15 +282,13 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         hand_number = game._hand_number
         last_capturer = game._last_capturer
         stock = game._stock_pos
-        game.play_key(key)
+        game._apply(key)  # legal: the key came from the engine's legal keys
         self._legal = None
         self._observed = None
-        self._played[seat] |= 1 << (key & 63)
         if game._hand_number == hand_number and game._to_move >= 0:
             self._tracker.moved(game, seat, key, last_capturer, game._stock_pos != stock)
             self.agent_selection = self.possible_agents[game._to_move]
         else:
-            self._tracker.invalidate()
             self._end_of_hand()
         if self.render_mode == "human":
             self.render()
@@ -306,8 +299,8 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._hands_done += 1
         last = game.results[-1]
         done = match_over or (self.hands is not None and self._hands_done >= self.hands)
-        if not match_over:
-            self._played = [0] * self.players
+        # The match over, the last hand stays in view, its played cards too.
+        self._tracker.rebuild(game, _played(game) if match_over else [0] * self.players)
         side_of = game._side_of
         points = last.points
         sides = len(points)
@@ -397,6 +390,18 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release: the environment holds no window, file or process."""
+
+
+def _played(game: Game) -> list[int]:
+    """The cards each seat has played this hand (bit sets): the hand's plays go round from
+    the seat after the dealer."""
+    players = game.players
+    played = [0] * players
+    seat = game._dealer
+    for key in game._log:
+        seat = (seat + 1) % players
+        played[seat] |= 1 << (key & 63)
+    return played
 
 
 def _action_number(action: object) -> int | None:
