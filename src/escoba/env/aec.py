@@ -107,7 +107,6 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         }
         # Every seat's observation array, kept up to date move by move.
         self._tracker = Tracker(rules, players, partnerships)
-        self._no_actions = np.zeros(self._size, dtype=np.int8)
         self._rng: random.Random | None = None
         self._game: Game | None = None
         self._legal: dict[int, int] | None = None
@@ -247,7 +246,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             for action in legal:
                 mask[action] = 0
         else:
-            action_mask = self._no_actions.copy()
+            action_mask = self._mask_view.copy()  # all 0 between steps
         observation = self._observation = {
             "observation": self._tracker.observation(seat),
             "action_mask": action_mask,

@@ -45,6 +45,7 @@ _STATIC: Final = SLICES["players"].start
 _FULL: Final = (1 << 40) - 1
 _DIGITS: Final = bytes.maketrans(b"01", b"\0\1")
 _CARD_FORMAT: Final = f"0{_CARD_ENTRIES}b"
+_NO_NUMBERS: Final = bytes(_STATIC - _CARD_ENTRIES)
 
 
 class Tracker:
@@ -54,7 +55,15 @@ class Tracker:
     each move within a hand; :meth:`observation` then gives any seat's array.
     """
 
-    __slots__ = ("_arrays", "_captures", "_dealt_sizes", "_plays", "_seats", "_sides", "_views")
+    __slots__ = (
+        "_arrays",
+        "_captures",
+        "_dealt_sizes",
+        "_plays",
+        "_seat_slots",
+        "_side_slots",
+        "_views",
+    )
 
     def __init__(self, rules: RuleSet, players: int, partnerships: bool) -> None:
         sides = 2 if partnerships else players
@@ -70,25 +79,12 @@ class Tracker:
         def side_slot(viewer: int, side: int) -> int:
             return (side - viewer % sides) % sides
 
-        # For a full read: each viewer's seats and sides in slot order, with where their
-        # cards and numbers go.
-        self._seats = tuple(
-            tuple(
-                ((viewer + r) % players, _PLAYED + 40 * r, _HAND_SIZES + r) for r in range(players)
-            )
-            for viewer in range(players)
+        # For a full read: each viewer's slots of every seat and side.
+        self._seat_slots = tuple(
+            tuple(seat_slot(viewer, seat) for seat in range(players)) for viewer in range(players)
         )
-        self._sides = tuple(
-            tuple(
-                (
-                    (viewer % sides + j) % sides,
-                    _CAPTURED + 40 * j,
-                    _SWEEPS + j,
-                    _TOTALS + j,
-                )
-                for j in range(sides)
-            )
-            for viewer in range(players)
+        self._side_slots = tuple(
+            tuple(side_slot(viewer, side) for side in range(sides)) for viewer in range(players)
         )
         # For each seat that moves, for each viewer: where the move changes the viewer's
         # array. Any move: the seat's played cards, its hand size, where its card was (the
@@ -140,31 +136,29 @@ class Tracker:
         taken = 0
         for pile in piles:
             taken |= pile
-        stock = 40 - game._stock_pos
-        hand_number = min(game._hand_number, CAP)
         for viewer, data in enumerate(self._arrays):
+            seat_slots = self._seat_slots[viewer]
             hand = 0
             for card in hands[viewer]:
                 hand |= 1 << card
             bits = hand | table << _TABLE | (_FULL ^ (hand | table | taken)) << _UNSEEN
-            numbers = bytearray(_STATIC - _CARD_ENTRIES)
-            for side, at_cards, at_sweeps, at_totals in self._sides[viewer]:
-                bits |= piles[side] << at_cards
-                numbers[at_sweeps - _CARD_ENTRIES] = sweeps[side]
-                numbers[at_totals - _CARD_ENTRIES] = min(totals[side], CAP)
-            for seat, at_cards, at_size in self._seats[viewer]:
-                bits |= played[seat] << at_cards
-                numbers[at_size - _CARD_ENTRIES] = len(hands[seat])
-                if seat == game._dealer:
-                    numbers[at_size - _HAND_SIZES + _DEALER - _CARD_ENTRIES] = 1
-                if seat == game._to_move:
-                    numbers[at_size - _HAND_SIZES + _TO_MOVE - _CARD_ENTRIES] = 1
-                if seat == game._last_capturer:
-                    numbers[at_size - _HAND_SIZES + _LAST_CAPTURER - _CARD_ENTRIES] = 1
-            numbers[_STOCK - _CARD_ENTRIES] = stock
-            numbers[_HAND_NUMBER - _CARD_ENTRIES] = hand_number
+            data[_CARD_ENTRIES:_STATIC] = _NO_NUMBERS
+            for side, slot in enumerate(self._side_slots[viewer]):
+                bits |= piles[side] << (_CAPTURED + 40 * slot)
+                data[_SWEEPS + slot] = sweeps[side]
+                data[_TOTALS + slot] = min(totals[side], CAP)
+            for seat, slot in enumerate(seat_slots):
+                bits |= played[seat] << (_PLAYED + 40 * slot)
+                data[_HAND_SIZES + slot] = len(hands[seat])
+            data[_STOCK] = 40 - game._stock_pos
+            data[_HAND_NUMBER] = min(game._hand_number, CAP)
+            data[_DEALER + seat_slots[game._dealer]] = 1
+            if game._to_move >= 0:
+                data[_TO_MOVE + seat_slots[game._to_move]] = 1
+            if game._last_capturer >= 0:
+                data[_LAST_CAPTURER + seat_slots[game._last_capturer]] = 1
             # The card entries are the binary digits of ``bits``, lowest first, as bytes.
-            data[:_STATIC] = format(bits, _CARD_FORMAT)[::-1].encode().translate(_DIGITS) + numbers
+            data[:_CARD_ENTRIES] = format(bits, _CARD_FORMAT)[::-1].encode().translate(_DIGITS)
 
     def moved(self, game: Game, seat: int, key: int, last_capturer: int, dealt: bool) -> None:
         """Follow a move within a hand: ``seat`` played ``key``; ``last_capturer`` is the
