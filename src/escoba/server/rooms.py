@@ -59,6 +59,7 @@ from .protocol import (
     match_view,
     move_view,
     parse_move,
+    play_view,
 )
 from .storage import MoveWrite, Storage, hash_token, token_matches
 
@@ -126,10 +127,15 @@ class Connection:
 
     def send(self, message: BaseModel) -> None:
         """Queue a message; a client too slow to keep up is dropped rather than waited for."""
+        if not self.closed:
+            self.send_serialised(message.model_dump_json())
+
+    def send_serialised(self, data: str) -> None:
+        """Queue a message already serialised to JSON (one text shared by many connections)."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(message.model_dump_json())
+            self.queue.put_nowait(data)
         except asyncio.QueueFull:
             self.close()
 
@@ -226,14 +232,18 @@ class Room:
         return match_view(self.game.observation(connection.seat))
 
     def broadcast(self, event: EventView | None = None, hand_ended: bool = False) -> None:
+        """Send every joined connection its seat's state: each view is built and serialised
+        once per seat (and once for all spectators), however many connections share it."""
         info = self.info()
+        texts: dict[int | None, str] = {}
         for connection in list(self.connections):
             if connection.joined:
-                connection.send(
-                    StateMessage(
+                text = texts.get(connection.seat)
+                if text is None:
+                    text = texts[connection.seat] = StateMessage(
                         room=info, match=self.view(connection), event=event, hand_ended=hand_ended
-                    )
-                )
+                    ).model_dump_json()
+                connection.send_serialised(text)
 
     # -- messages
 
@@ -317,28 +327,31 @@ class Room:
                 raise Refusal("bad_card", str(error)) from None
             except InvalidMoveError as error:  # e.g. a card that takes itself
                 raise Refusal("illegal_move", str(error)) from None
-            if move not in game.legal_moves():
-                try:
-                    game.play(move)  # the engine names why; it changes nothing when illegal
-                except IllegalMoveError as error:
-                    raise Refusal("illegal_move", str(error)) from None
-                raise AssertionError("a move outside legal_moves() was played")  # pragma: no cover
             await self._apply(move_seat=connection.seat, move=move)
         self.wake_computers()
 
     async def _apply(self, *, move_seat: int, move: Move) -> None:
-        """Play a checked move, store it durably, then tell everybody (lock held)."""
+        """Play a move, store it durably, then tell everybody (lock held). A person's illegal
+        move is refused (the engine names why) and changes nothing."""
         game = self.game
-        hand = game.hand_number
         if self.session.is_person(move_seat):
-            played = self.session.play(move)
+            try:
+                played = self.session.play(move)
+            except IllegalMoveError as error:  # the engine names why; nothing was changed
+                raise Refusal("illegal_move", str(error)) from None
         else:
             advanced = self.session.advance(move)
             assert advanced is not None
             played = advanced
         number = self.moves_stored
         write = MoveWrite.of(
-            self.match_id, number, hand, move_seat, str(played.move), game, self.hands_stored
+            self.match_id,
+            number,
+            played.hand_number,
+            move_seat,
+            str(played.move),
+            game,
+            self.hands_stored,
         )
         try:
             await self.hub.writer.write(write)
@@ -350,13 +363,7 @@ class Room:
             ) from None
         self.moves_stored = number + 1
         self.hands_stored += len(write.hands)
-        event = EventView(
-            kind="play",
-            seat=played.seat,
-            card=str(played.move.card),
-            captures=[str(card) for card in sorted(played.move.captures)],
-            sweep=played.sweep,
-        )
+        event = play_view(played.seat, played.move.card, played.move.captures, played.sweep)
         self.broadcast(event, played.hand_ended)
 
     def _check_hint(self, connection: Connection) -> None:

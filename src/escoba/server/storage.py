@@ -182,6 +182,13 @@ class StoredRoom:
     game: Game
 
 
+def _seats(session: Session, room_id: str) -> tuple[SeatRow, ...]:
+    """A room's seats, in seat order."""
+    return tuple(
+        session.scalars(select(SeatRow).where(SeatRow.room_id == room_id).order_by(SeatRow.seat))
+    )
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL lets readers run beside the writer; synchronous=FULL keeps each commit durable.
     cursor = dbapi_connection.cursor()
@@ -343,10 +350,7 @@ class Storage:
 
     def seats(self, room_id: str) -> tuple[SeatRow, ...]:
         with self._session() as session:
-            rows = session.scalars(
-                select(SeatRow).where(SeatRow.room_id == room_id).order_by(SeatRow.seat)
-            )
-            return tuple(rows)
+            return _seats(session, room_id)
 
     def room(self, room_id: str) -> StoredRoom | None:
         """A room with its latest match rebuilt, or None."""
@@ -358,11 +362,7 @@ class Storage:
                 select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.number.desc())
             ).first()
             assert match is not None, "every room has a match"
-            seats = tuple(
-                session.scalars(
-                    select(SeatRow).where(SeatRow.room_id == room_id).order_by(SeatRow.seat)
-                )
-            )
+            seats = _seats(session, room_id)
             game = Game.from_record(self._record(session, room, match))
             return StoredRoom(room, seats, match, game)
 
@@ -383,17 +383,21 @@ class Storage:
                 .order_by(MatchRow.finished_at.desc(), MatchRow.id.desc())
                 .limit(limit)
             ).all()
-            listed = []
-            for match in matches:
-                room = session.get(RoomRow, match.room_id)
-                assert room is not None
-                seats = list(
-                    session.scalars(
-                        select(SeatRow).where(SeatRow.room_id == room.id).order_by(SeatRow.seat)
-                    )
-                )
-                listed.append((match, room, seats))
-            return listed
+            room_ids = {match.room_id for match in matches}
+            if not room_ids:
+                return []
+            rooms = {
+                room.id: room
+                for room in session.scalars(select(RoomRow).where(RoomRow.id.in_(room_ids)))
+            }
+            seats: dict[str, list[SeatRow]] = {room_id: [] for room_id in room_ids}
+            for seat in session.scalars(
+                select(SeatRow)
+                .where(SeatRow.room_id.in_(room_ids))
+                .order_by(SeatRow.room_id, SeatRow.seat)
+            ):
+                seats[seat.room_id].append(seat)
+            return [(match, rooms[match.room_id], list(seats[match.room_id])) for match in matches]
 
     def match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, dict[str, Any]] | None:
         """A match's record (the engine's JSON record), or None if there is no such match."""
