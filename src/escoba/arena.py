@@ -48,7 +48,7 @@ from .ai import LEVELS, Player, PlayerFactory, make_player
 from .errors import EscobaError, IllegalMoveError, InvalidMoveError
 from .game import Game
 from .rules import RuleSet, preset_name
-from .scoring import HandResult
+from .scoring import HandResult, match_winner
 
 __all__ = [
     "ELO_LIMIT",
@@ -453,10 +453,8 @@ def _chain_matches(
         for games in side_points:
             for side, gained in enumerate(games[rotation]):
                 totals[side] += gained
-            best = max(range(sides), key=totals.__getitem__)
-            if totals[best] >= rules.target_score and all(
-                totals[best] - t >= rules.win_by for s, t in enumerate(totals) if s != best
-            ):
+            best = match_winner(totals, rules)
+            if best is not None:
                 matches += 1
                 for e in members[best]:
                     match_wins[e] += 1

@@ -24,6 +24,7 @@ from typing import Final
 from .errors import EscobaError
 from .messages import LANGUAGES, MESSAGES, text
 from .rules import RuleSet
+from .scoring import CATEGORIES
 
 __all__ = [
     "CATEGORY_LABELS",
@@ -65,10 +66,8 @@ OPTION_MEANINGS: Final[Mapping[str, str]] = {
 }
 """One line per rule option, by option name."""
 
-_CATEGORY_KEYS: Final = ("cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps")
-
 CATEGORY_LABELS: Final[Mapping[str, str]] = {
-    category: MESSAGES[f"cheat.category.{category}"]["en"] for category in _CATEGORY_KEYS
+    category: MESSAGES[f"cheat.category.{category}"]["en"] for category in CATEGORIES
 }
 """A short English label for each scoring category (see ``CATEGORIES``);
 :func:`category_label` gives them in other languages."""
@@ -82,11 +81,14 @@ class Section:
     lines: tuple[str, ...]
 
 
-def _checked(language: str) -> str:
-    """The language if the messages know it; otherwise the engine's error naming it."""
+def _checked(language: str) -> None:
+    """Refuse a language the messages do not know, with the error :func:`text` raises.
+
+    Only :func:`category_label` needs it: it may raise ``KeyError`` before calling
+    :func:`text`, and an unknown language is named first.
+    """
     if language not in LANGUAGES:
         raise EscobaError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
-    return language
 
 
 def format_value(value: object) -> str:
@@ -98,7 +100,7 @@ def format_value(value: object) -> str:
 
 def sevens_label(rules: RuleSet, language: str = "en") -> str:
     """The name of the rule set's sevens category: setenta, most sevens, primiera..."""
-    return text(f"cheat.sevens.{rules.sevens}", _checked(language))
+    return text(f"cheat.sevens.{rules.sevens}", language)
 
 
 def category_label(category: str, rules: RuleSet, language: str = "en") -> str:
@@ -133,7 +135,6 @@ def summary(rules: RuleSet, language: str = "en") -> str:
     def say(key: str, **params: object) -> str:
         return text(f"cheat.summary.{key}", language, **params)
 
-    _checked(language)
     parts = [say("sum15") if rules.capture == "sum15" else say("match")]
     if not rules.forced_capture:
         parts.append(say("capture_optional"))
@@ -231,7 +232,6 @@ def cheat_sheet(rules: RuleSet, language: str = "en") -> tuple[Section, ...]:
     def title(key: str, **params: object) -> str:
         return text(f"cheat.section.{key}", language, **params)
 
-    _checked(language)
     return (
         Section(title("taking"), _taking(rules, language)),
         Section(title("sweeps"), _sweeps(rules, language)),
@@ -252,4 +252,4 @@ def cheat_sheet_lines(rules: RuleSet, language: str = "en") -> tuple[str, ...]:
 
 def cheat_sheet_title(title: str, language: str = "en") -> str:
     """The heading over a cheat sheet: "Cheat sheet: scopa", "Spickzettel: scopa"..."""
-    return text("cheat.title", _checked(language), title=title)
+    return text("cheat.title", language, title=title)

@@ -199,6 +199,14 @@ def _rules_from(preset: str, settings: Sequence[str] | None) -> RuleSet:
         _fail(str(error))
 
 
+def _check_table(players: int, partnerships: bool) -> None:
+    """Fail on a table the game cannot seat: 2 to 4 players, partnerships only with 4."""
+    if players not in (2, 3, 4):
+        _fail(f"--players: must be 2, 3 or 4, got {players}")
+    if partnerships and players != 4:
+        _fail(f"--partnerships: needs --players 4, got --players {players}")
+
+
 def _title(preset: str, rules: RuleSet) -> str:
     base = RULESETS[preset]
     changed = rules.differences(base)
@@ -235,9 +243,7 @@ def rules_command(
     ] = "en",
 ) -> None:
     """Show a rule set: every option, and a one-screen cheat sheet of how it plays."""
-    lang = language.strip().lower()
-    if lang not in LANGUAGES:
-        _fail(f"--language: unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    lang = _language(language)
     console = Console()
     if preset is None and not settings:
         console.print(_presets_table(lang))
@@ -319,11 +325,8 @@ def simulate_command(
     """Play random matches (every move a random legal one) and show what happens on average."""
     if games < 1:
         _fail(f"--games: must be 1 or more, got {games}")
-    if players not in (2, 3, 4):
-        _fail(f"--players: must be 2, 3 or 4, got {players}")
+    _check_table(players, partnerships)
     rules = _rules_from(rules_name.strip().lower(), settings)
-    if partnerships and players != 4:
-        _fail(f"--partnerships: needs --players 4, got --players {players}")
     progress = _progress("simulating")
     with progress:
         task = progress.add_task("simulating", total=games)
@@ -623,9 +626,8 @@ def _deck_style(name: str | None) -> DeckStyle | None:
     _fail(f"--deck: unknown deck {name!r}; choose one of {', '.join(DECK_STYLES)}")
 
 
-def _language(name: str | None) -> str | None:
-    if name is None:
-        return None
+def _language(name: str) -> str:
+    """The --language value, trimmed and lower-cased; a known language or the command fails."""
     chosen = name.strip().lower()
     if chosen not in LANGUAGES:
         _fail(f"--language: unknown language {name!r}; choose one of {', '.join(LANGUAGES)}")
@@ -742,7 +744,7 @@ def play_command(
     from .play import Session, SessionError, Storage
 
     style = _deck_style(deck)
-    lang = _language(language)
+    lang = None if language is None else _language(language)
     storage = Storage()
     if resume:
         try:
@@ -756,10 +758,7 @@ def play_command(
         if lang is not None:
             session.language = lang
     else:
-        if players not in (2, 3, 4):
-            _fail(f"--players: must be 2, 3 or 4, got {players}")
-        if partnerships and players != 4:
-            _fail(f"--partnerships: needs --players 4, got --players {players}")
+        _check_table(players, partnerships)
         rules = _rules_from(rules_name.strip().lower(), settings)
         levels = [name.strip().lower() for name in opponents or ["medium"]]
         for level in levels:
@@ -849,7 +848,7 @@ def replay_command(
     from .play.session import SessionError
 
     style = _deck_style(deck)
-    lang = _language(language)
+    lang = None if language is None else _language(language)
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as error:
@@ -862,7 +861,7 @@ def replay_command(
         _fail(f"{file}: {error}")
     deck_style = style or saved_deck
     chosen_language = lang or saved_language
-    if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if _full_screen(plain):
         try:
             from .tui import run_replay
         except ImportError:

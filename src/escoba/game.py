@@ -27,7 +27,7 @@ from .errors import IllegalMoveError, InvalidMoveError, InvalidQueryError, Recor
 from .moves import INTERNED, Move
 from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RuleSet
-from .scoring import HandResult, score_masks
+from .scoring import HandResult, match_winner, score_masks
 
 __all__ = ["Game"]
 PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
@@ -266,11 +266,9 @@ class Game:
         totals = self._totals
         for side, gained in enumerate(points):
             totals[side] += gained
-        best = max(range(len(totals)), key=totals.__getitem__)
-        if totals[best] >= self.rules.target_score and all(
-            totals[best] - t >= self.rules.win_by for side, t in enumerate(totals) if side != best
-        ):
-            self._winner = best
+        winner = match_winner(totals, self.rules)
+        if winner is not None:
+            self._winner = winner
             self._to_move = -1
             self._keys = None
             return

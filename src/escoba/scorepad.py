@@ -49,7 +49,7 @@ from .cheatsheet import sevens_label
 from .errors import InvalidScoreError, RulesError
 from .messages import LANGUAGES, lookup
 from .rules import RuleSet
-from .scoring import score_counts
+from .scoring import match_winner, score_counts
 
 __all__ = [
     "FIELDS",
@@ -640,16 +640,6 @@ class _HandChecker:
 # -- the pad -----------------------------------------------------------------------------------
 
 
-def _won(totals: Sequence[int], rules: RuleSet) -> int | None:
-    """The side that has won the match with these totals (RULES.md, "Winning the match")."""
-    best = max(range(len(totals)), key=totals.__getitem__)
-    if totals[best] >= rules.target_score and all(
-        totals[best] - total >= rules.win_by for side, total in enumerate(totals) if side != best
-    ):
-        return best
-    return None
-
-
 def tally(
     rules: RuleSet,
     sides: int,
@@ -689,7 +679,7 @@ def tally(
         points, breakdown = _score(hand, rules, sides)
         totals = [total + gained for total, gained in zip(totals, points, strict=True)]
         done.append(HandTally(number, points, MappingProxyType(breakdown), tuple(totals)))
-        winner = _won(totals, rules)
+        winner = match_winner(totals, rules)
     return ScorePad(rules, sides, tuple(done), tuple(totals), winner)
 
 

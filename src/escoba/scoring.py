@@ -18,6 +18,7 @@ from .rules import RuleSet
 __all__ = [
     "CATEGORIES",
     "HandScore",
+    "match_winner",
     "primiera",
     "score_counts",
     "score_hand",
@@ -205,6 +206,22 @@ def score_hand(piles: Sequence[Iterable[Card]], sweeps: Sequence[int], rules: Ru
         masks.append(mask)
     points, breakdown = score_masks(masks, sweeps, rules)
     return HandScore(points, MappingProxyType(breakdown))
+
+
+def match_winner(totals: Sequence[int], rules: RuleSet) -> int | None:
+    """The side that has won the match with these running totals, or None.
+
+    A side wins when it has at least ``rules.target_score`` points and leads every other
+    side by at least ``rules.win_by`` (RULES.md, "Winning the match"). Among equal best
+    totals the first side is the candidate, and a tie at the top is no win when
+    ``win_by`` is positive.
+    """
+    best = max(range(len(totals)), key=totals.__getitem__)
+    if totals[best] >= rules.target_score and all(
+        totals[best] - total >= rules.win_by for side, total in enumerate(totals) if side != best
+    ):
+        return best
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,13 +163,9 @@ class PlainGame:
         self.say(w.played(played.seat, played.move, played.sweep))
         if played.hand_ended:
             game = self.session.game
-            results = game.results
             number = played.hand_number
-            totals = [
-                sum(r.points[side] for r in results[: number + 1])
-                for side in range(len(game.sides))
-            ]
-            for line in w.hand_end(number, results[number], totals, w.category_labels()):
+            # The hand just ended is the last result: the match totals are the running ones.
+            for line in w.hand_end(number, game.results[number], game.totals):
                 self.say(line)
             if not game.is_over():
                 self.opening()

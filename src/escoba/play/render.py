@@ -101,11 +101,9 @@ class Words:
 
     # -- the end of a hand
 
-    def hand_end(
-        self, number: int, result: HandResult, totals: Sequence[int], labels: Sequence[str]
-    ) -> list[str]:
+    def hand_end(self, number: int, result: HandResult, totals: Sequence[int]) -> list[str]:
         """The leftovers line, and the score pad: every category per side, the hand's points
-        and the running match totals. ``labels`` names the sevens category of the rules."""
+        and the running match totals."""
         lines: list[str] = []
         if result.leftovers and result.last_capturer is not None:
             key = "play.you_leftovers" if result.last_capturer == self.you else "play.leftovers"
@@ -118,7 +116,7 @@ class Words:
         names = [self.side(i) for i in range(len(self.sides))]
         rows: list[tuple[str, Sequence[int]]] = [
             (label, result.breakdown[category])
-            for category, label in zip(CATEGORIES, labels, strict=True)
+            for category, label in zip(CATEGORIES, self.category_labels(), strict=True)
         ]
         rows.append((self("play.pad.hand"), result.points))
         rows.append((self("play.pad.total"), totals))
@@ -134,11 +132,9 @@ class Words:
             lines.append(f"  {label:<{first}}{cells}")
         return lines
 
-    def category_labels(self, sevens_label: str | None = None) -> list[str]:
-        labels = [self(f"play.pad.{category}") for category in CATEGORIES]
-        if sevens_label:
-            labels[CATEGORIES.index("sevens")] += f" ({sevens_label})"
-        return labels
+    def category_labels(self) -> list[str]:
+        """The score pad's row labels, one per scoring category, in pad order."""
+        return [self(f"play.pad.{category}") for category in CATEGORIES]
 
 
 def capital(line: str) -> str:

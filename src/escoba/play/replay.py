@@ -57,7 +57,6 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
     name = preset_name(game.rules) or "custom rules"
     yield w("replay.title", rules=name, players=game.players, seed=game.seed)
     results = game.results
-    labels = w.category_labels()
     totals = [0] * len(game.sides)
     for number, entry in enumerate(record["hands"]):
         deck: list[str] = entry["deals"][-1]
@@ -81,7 +80,7 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
         if number < len(results):
             result = results[number]
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
-            yield from w.hand_end(number, result, totals, labels)
+            yield from w.hand_end(number, result, totals)
         else:
             yield w("replay.unfinished")
     yield ""

@@ -38,6 +38,7 @@ from .widgets import (
     card_text,
     cards_text,
     fill,
+    move_text,
     plain_text,
 )
 
@@ -48,7 +49,6 @@ CHOICE_SLOTS = 12
 LOG_LINES = 4
 COSTLY = 0.5
 """The hand review lists the person's moves that lost at least this many points."""
-COACH_LANGUAGES = ("en", "de", "es", "it")
 
 
 def _seat_seed(seed: int | str, seat: int) -> int:
@@ -137,21 +137,15 @@ class EscobaApp(App[None]):
         return cards_text(sorted(cards), self.deck_style, self.language, sep)
 
     def move_text(self, seat: int, move: Move, sweep: bool = False) -> Text:
-        name = self.short_seat_name(seat)
         # The person's own moves take the second person's verb forms ("You drop").
-        mine = "_you" if seat == self.person else ""
-        if move.is_capture:
-            line = self._fill(
-                "played_take" + mine,
-                name=Text(name),
-                card=self.card(move.card),
-                cards=self.cards(move.captures),
-            )
-        else:
-            line = self._fill("played_drop" + mine, name=Text(name), card=self.card(move.card))
-        if sweep:
-            line.append(self.tr("sweep"), style="bold magenta")
-        return line
+        return move_text(
+            self.short_seat_name(seat),
+            move,
+            sweep,
+            mine=seat == self.person,
+            style=self.deck_style,
+            language=self.language,
+        )
 
     def _fill(self, key: str, **parts: Text) -> Text:
         """A text with coloured parts put in place of its {placeholders}."""
@@ -401,9 +395,6 @@ class EscobaApp(App[None]):
     def modal_open(self) -> bool:
         return len(self.screen_stack) > 1
 
-    def coach_language(self) -> str:
-        return self.language if self.language in COACH_LANGUAGES else "en"
-
     def review_lines(self, hand_number: int) -> list[Text]:
         """The person's moves of a hand that cost at least COSTLY points, with the coach's
         words; one line saying so when there were none."""
@@ -414,7 +405,7 @@ class EscobaApp(App[None]):
         for advice in costly:
             line = Text("• ")
             line.append_text(self.move_text(self.person, advice.move))
-            line.append(": " + advice.text(self.coach_language()))
+            line.append(": " + advice.text(self.language))
             lines.append(line)
         return lines
 
@@ -455,4 +446,4 @@ class EscobaApp(App[None]):
             shown = self.card(move.card) + Text(": ") + shown
         else:
             shown = self._fill("drop_option", card=self.card(move.card))
-        self._say(self.tr("hint", move=shown.plain, why=best.text(self.coach_language())))
+        self._say(self.tr("hint", move=shown.plain, why=best.text(self.language)))

@@ -21,7 +21,7 @@ from ..moves import Move
 from ..observation import InitialSweep, Play, Redeal
 from ..records import replay
 from .texts import t
-from .widgets import card_text, cards_text, fill, plain_text
+from .widgets import cards_text, move_text, plain_text
 
 __all__ = ["ReplayApp", "Step", "replay_steps"]
 
@@ -46,33 +46,40 @@ class Step:
     sweep: bool
     hand_points: tuple[int, ...] | None
     """The hand's points, on the step that ended it."""
-    events: tuple[str, ...] = ()
-    """What happened at a deal: "redeal", "initial_sweep:SEAT:N"."""
+    events: tuple[Redeal | InitialSweep, ...] = ()
+    """What happened at a deal: redeals and the dealer's initial sweep."""
 
 
-def _at_deal(game: Game) -> Step:
-    events: list[str] = []
-    for event in game.history():
-        if isinstance(event, Redeal):
-            events.append("redeal")
-        elif isinstance(event, InitialSweep):
-            events.append(f"initial_sweep:{event.dealer}:{event.sweeps}")
+def _snapshot(
+    game: Game,
+    move_number: int,
+    seat: int | None = None,
+    move: Move | None = None,
+    sweep: bool = False,
+    events: tuple[Redeal | InitialSweep, ...] = (),
+) -> Step:
+    """The table of a hand still being played, as ``game`` shows it now."""
     return Step(
         hand_number=game.hand_number,
         dealer=game.dealer,
-        move_number=0,
+        move_number=move_number,
         hands=tuple(game.hand(seat) for seat in range(game.players)),
         table=game.table,
         stock=game.stock_size,
         captured=tuple(len(pile) for pile in game.captured),
         sweeps=game.sweeps,
         totals=game.totals,
-        seat=None,
-        move=None,
-        sweep=False,
+        seat=seat,
+        move=move,
+        sweep=sweep,
         hand_points=None,
-        events=tuple(events),
+        events=events,
     )
+
+
+def _at_deal(game: Game) -> Step:
+    events = tuple(e for e in game.history() if isinstance(e, Redeal | InitialSweep))
+    return _snapshot(game, 0, events=events)
 
 
 def replay_steps(game: Game) -> list[Step]:
@@ -91,23 +98,7 @@ def replay_steps(game: Game) -> list[Step]:
         hands[last.seat] = tuple(c for c in hands[last.seat] if c != move.card)
         ended = now.is_over() or now.hand_number != number
         if not ended:
-            steps.append(
-                Step(
-                    hand_number=number,
-                    dealer=now.dealer,
-                    move_number=before.move_number + 1,
-                    hands=tuple(now.hand(seat) for seat in range(now.players)),
-                    table=now.table,
-                    stock=now.stock_size,
-                    captured=tuple(len(pile) for pile in now.captured),
-                    sweeps=now.sweeps,
-                    totals=now.totals,
-                    seat=last.seat,
-                    move=move,
-                    sweep=last.sweep,
-                    hand_points=None,
-                )
-            )
+            steps.append(_snapshot(now, before.move_number + 1, last.seat, move, last.sweep))
             return
         # The hand is over (and the next one dealt): show the table as the move left it.
         if move.is_capture:
@@ -206,17 +197,14 @@ class ReplayApp(App[None]):
         return cards_text(sorted(cards), self.deck, self.language, sep)
 
     def move_text(self, seat: int, move: Move, sweep: bool) -> Text:
-        name = Text(self.seat_name(seat))
-        mine = "_you" if seat == self.person else ""
-        card = card_text(move.card, self.deck, self.language)
-        if move.is_capture:
-            taken = cards_text(sorted(move.captures), self.deck, self.language, " + ")
-            line = fill("played_take" + mine, self.language, name=name, card=card, cards=taken)
-        else:
-            line = fill("played_drop" + mine, self.language, name=name, card=card)
-        if sweep:
-            line.append(self.tr("sweep"), style="bold magenta")
-        return line
+        return move_text(
+            self.seat_name(seat),
+            move,
+            sweep,
+            mine=seat == self.person,
+            style=self.deck,
+            language=self.language,
+        )
 
     # -- layout
 
@@ -276,12 +264,11 @@ class ReplayApp(App[None]):
         if step.move is None or step.seat is None:
             lines.append(Text(self.tr("replay_start")))
             for event in step.events:
-                if event == "redeal":
+                if isinstance(event, Redeal):
                     lines.append(Text(self.tr("redeal")))
-                else:
-                    _, dealer, count = event.split(":")
-                    name = self.seat_name(int(dealer))
-                    lines.append(Text(self.tr("initial_sweep", name=name, n=count)))
+                elif isinstance(event, InitialSweep):
+                    name = self.seat_name(event.dealer)
+                    lines.append(Text(self.tr("initial_sweep", name=name, n=event.sweeps)))
         else:
             lines.append(self.move_text(step.seat, step.move, step.sweep))
         if step.hand_points is not None:

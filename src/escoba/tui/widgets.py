@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ..cards import Card, DeckStyle, Suit, card_name
 from ..cheatsheet import sevens_label
+from ..moves import Move
 from ..rules import RuleSet
 from ..scoring import CATEGORIES, HandResult
 from .texts import t
@@ -28,6 +29,7 @@ __all__ = [
     "card_text",
     "cards_text",
     "fill",
+    "move_text",
     "plain_text",
 ]
 
@@ -56,6 +58,25 @@ def fill(key: str, language: str, **parts: Text) -> Text:
     for index, piece in enumerate(template.split("\0")):
         out.append_text(parts[piece]) if index % 2 else out.append(piece)
     return out
+
+
+def move_text(
+    name: str, move: Move, sweep: bool, *, mine: bool, style: DeckStyle, language: str
+) -> Text:
+    """A played move as a log line: "seat 1 takes 5 + 3 with 7", "You drop 4", "Sweep!".
+
+    ``mine`` picks the second person's verb forms, for the person's own moves.
+    """
+    you = "_you" if mine else ""
+    card = card_text(move.card, style, language)
+    if move.is_capture:
+        taken = cards_text(sorted(move.captures), style, language, " + ")
+        line = fill("played_take" + you, language, name=Text(name), card=card, cards=taken)
+    else:
+        line = fill("played_drop" + you, language, name=Text(name), card=card)
+    if sweep:
+        line.append(t("sweep", language), style="bold magenta")
+    return line
 
 
 def plain_text(widget: Static) -> str:
