@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -11,16 +12,17 @@ import pytest
 
 pytest.importorskip("textual")
 
+from rich.console import Console
 from textual.pilot import Pilot
 
-from escoba import RULESETS, Game, Move, Observation, Play, card_name
+from escoba import RULESETS, Game, Move, Observation, Play, RuleSet, card_name
 from escoba.ai.coach import Coach
 from escoba.cheatsheet import cheat_sheet_lines
 from escoba.play import Session, Storage
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
 from escoba.tui.replay import replay_steps
 from escoba.tui.texts import TEXTS, UI_LANGUAGES, t
-from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen
+from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen, score_tables
 
 SIZE = (80, 24)
 
@@ -427,11 +429,48 @@ def test_replay_of_a_four_player_match_fits() -> None:
             await pilot.pause()
             await pilot.press("right", "right", "right")
             text = app.screen_text()
-            assert "Platz 3 (hard)" in text and "Schritt 4/31" in text
+            assert "Platz 3 (schwer)" in text and "Schritt 4/31" in text
             for widget in app.screen.query("Static"):
                 assert widget.region.bottom <= SIZE[1]
 
     asyncio.run(main())
+
+
+def test_replay_names_computer_levels_in_its_language() -> None:
+    # As the game screen does (EscobaApp.seat_name): "Puesto 1 (difícil)", not "(hard)".
+    app = ReplayApp(finished_match(), [None, "hard"], 0, "french", "es")
+    assert app.seat_name(1, long=True) == "Puesto 1 (difícil)"
+    assert app.seat_name(1) == "Puesto 1" and app.seat_name(0, long=True) == "Tú"
+    english = ReplayApp(finished_match(), [None, "hard"], 0, "french", "en")
+    assert english.seat_name(1, long=True) == "Seat 1 (hard)"
+
+
+def _pad_text(rules: RuleSet, language: str) -> str:
+    game = Game(rules, 2, seed=5)
+    while not game.results:
+        game.play(game.legal_moves()[-1])
+    console = Console(file=io.StringIO(), width=120)
+    for table in score_tables(game.results, ["A", "B"], rules, language):
+        console.print(table)
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    return out.getvalue()
+
+
+def test_score_pad_names_the_sevens_category_in_its_language() -> None:
+    sevens = RULESETS["escoba"].replace(sevens="sevens")
+    assert "Sevens (most sevens)" in _pad_text(sevens, "en")
+    spanish = _pad_text(sevens, "es")
+    assert "Sietes (más sietes)" in spanish and "most sevens" not in spanish
+    assert "Siebener (Setenta)" in _pad_text(RULESETS["escoba"], "de")
+
+
+def test_score_pad_without_a_sevens_category_names_none() -> None:
+    none = RULESETS["escoba"].replace(sevens="none")
+    for language, label in (("en", "Sevens"), ("it", "Sette")):
+        text = _pad_text(none, language)
+        assert label in text and f"{label} (" not in text
+        assert "no sevens category" not in text and "nessuna categoria" not in text
 
 
 def test_play_and_replay_commands_go_full_screen_on_a_terminal(

@@ -185,7 +185,7 @@ class ReplayApp(App[None]):
             return self.tr("you")
         level = self.levels[seat] if seat < len(self.levels) else None
         if long and level is not None:
-            return self.tr("seat_level", seat=seat, level=level)
+            return self.tr("seat_level", seat=seat, level=self.tr(f"level.{level}"))
         return self.tr("seat", seat=seat)
 
     def side_names(self) -> list[str]:

@@ -223,6 +223,7 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "es": "Sietes ({label})",
         "it": "Sette ({label})",
     },
+    "cat.sevens_unnamed": {"en": "Sevens", "de": "Siebener", "es": "Sietes", "it": "Sette"},
     "cat.all_sevens": {
         "en": "All four sevens",
         "de": "Alle vier Siebener",

@@ -149,8 +149,12 @@ class _Modal(ModalScreen[None]):
 
 
 def _category_label(category: str, rules: RuleSet, language: str) -> str:
+    # As cheatsheet.category_label: the sevens row names the rules' sevens category, in the
+    # pad's language, unless the rules have none.
     if category == "sevens":
-        return t("cat.sevens", language, label=sevens_label(rules))
+        if rules.sevens == "none":
+            return t("cat.sevens_unnamed", language)
+        return t("cat.sevens", language, label=sevens_label(rules, language))
     return t(f"cat.{category}", language)
 
 
