@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import string
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -34,9 +35,11 @@ from escoba import (
 
 RECORD_HEADER = {"format": "escoba-record", "version": 1}
 
-# The database backends the server tests run on (SQLite; PostgreSQL too when asked), and the
-# browser tests' fixtures (a running server, Chromium through Playwright).
-pytest_plugins = ["database_fixtures", "web_browser"]
+# The database backends the server tests run on (SQLite; PostgreSQL too when asked), the server
+# tests' fixtures (an app on a test database), and the browser tests' fixtures (a running
+# server, Chromium through Playwright). ``server_helpers`` comes before ``web_browser``, which
+# imports it, so that pytest loads it as a plugin first (and rewrites its asserts).
+pytest_plugins = ["database_fixtures", "server_helpers", "web_browser"]
 
 
 def card(text: str) -> Card:
@@ -56,6 +59,11 @@ def move(text: str) -> Move:
 
 def moves(texts: Iterable[str]) -> set[Move]:
     return {Move.parse(t) for t in texts}
+
+
+def placeholders(template: str) -> set[str]:
+    """The names of the ``{placeholders}`` of a text template."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 # -- decks and records -------------------------------------------------------------------

@@ -8,12 +8,17 @@ used as a context manager (the lifespan runs: migrations, resuming matches). A
 never comes fails the test instead of hanging it. Positions the server reached are rebuilt
 from the server's own record with the engine, which lets a test check every state message
 against the exact position it was sent from.
+
+Loaded as a pytest plugin (``conftest.pytest_plugins``), so its fixtures (``client``) serve
+every test module; a module that needs another ``client`` defines its own, which wins.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -22,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
@@ -55,6 +61,13 @@ def running_app(database: Path, *, pace: float = 0.0) -> Iterator[TestClient]:
         yield client
 
 
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """A started app on a database of the test's own."""
+    with running_app(tmp_path / "escoba.db") as client:
+        yield client
+
+
 def database_rows(database: Path) -> str:
     """Every row of every table of the PostgreSQL test database ``database`` names, as text,
     one row a line (the text form of a whole row: every column, JSON ones too)."""
@@ -70,6 +83,21 @@ def database_rows(database: Path) -> str:
     finally:
         engine.dispose()
     return "\n".join(lines)
+
+
+def database_content(database: Path, backend: str) -> bytes:
+    """All the database holds: on SQLite its file with the write-ahead log, its shared memory
+    and the journal, as they lie on disk; on PostgreSQL every row of every table, as text."""
+    if backend != "sqlite":
+        rows = database_rows(database)
+        assert rows, "no row was read"
+        return rows.encode()
+    found = b""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        path = database.with_name(database.name + suffix)
+        if path.exists():
+            found += path.read_bytes()
+    return found
 
 
 # -- HTTP -----------------------------------------------------------------------------------
@@ -97,6 +125,17 @@ def join_room(client: TestClient, room: str, nickname: str, seat: int | None = N
     assert response.status_code == 200, response.text
     ticket: Message = response.json()
     return ticket
+
+
+def two_people(
+    client: TestClient, *, guest: str = "Bea", **room: Any
+) -> tuple[str, Message, Message]:
+    """Open a room (by default of two seats, both people) and seat ``guest`` in it as well:
+    the room id, the opener's ticket and the guest's."""
+    room.setdefault("seats", ["person", "person"])
+    ticket = create_room(client, **room)
+    joined = join_room(client, ticket["room"], guest)
+    return ticket["room"], ticket, joined
 
 
 def room_info(client: TestClient, room: str) -> Message:
@@ -489,6 +528,23 @@ def wait_for_port(port: int, *, timeout: float = 30.0, alive: Callable[[], bool]
         except OSError:
             time.sleep(0.05)
     raise TimeoutError(f"nothing listened on port {port} within {timeout} s")
+
+
+@contextmanager
+def server_process(database: Path, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``escoba serve`` (``pace`` 0) in its own process, listening on ``port`` and writing to
+    ``log``; ended (by its handle) on leaving the block if still running."""
+    command = [sys.executable, "-m", "escoba", "serve", "--port", str(port), "--pace", "0"]
+    command += ["--database", database_url(database)]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        try:
+            wait_for_port(port, alive=lambda: process.poll() is None)
+            yield process
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait(TIMEOUT)
 
 
 # -- the rate limit -------------------------------------------------------------------------

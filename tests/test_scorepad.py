@@ -8,7 +8,6 @@ for what the counts must add up to (40 cards, 10 coins, 4 sevens, one seven of c
 from __future__ import annotations
 
 import random
-import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import placeholders
 from escoba import (
     CATEGORIES,
     DECK,
@@ -649,17 +649,13 @@ def test_refusals_in_every_language() -> None:
     )
 
 
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
-
-
 @pytest.mark.parametrize("key", list(TEXTS))
 def test_every_text_in_every_language_with_the_same_placeholders(key: str) -> None:
     texts = TEXTS[key]
     assert set(texts) == set(LANGUAGES), key
     for language in LANGUAGES:
         assert texts[language].strip()
-        assert fields(texts[language]) == fields(texts["en"]), (key, language)
+        assert placeholders(texts[language]) == placeholders(texts["en"]), (key, language)
 
 
 # -- the pad and the engine agree --------------------------------------------------------------

@@ -17,6 +17,7 @@ from escoba import CATEGORIES, RULESETS
 from escoba.cheatsheet import summary
 from escoba.server.app import BodyLimit
 from escoba.server.scorepad_api import SCORING_OPTIONS, router
+from server_helpers import assert_refused
 
 
 @pytest.fixture(scope="module")
@@ -45,12 +46,8 @@ def post(client: TestClient, **body: Any) -> Any:
 
 
 def refusal(client: TestClient, body: Any, code: str) -> str:
-    response = client.post("/api/scorepad", json=body)
-    assert response.status_code == 422, response.text
-    answer = response.json()
+    answer = assert_refused(client.post("/api/scorepad", json=body), 422, code)
     assert set(answer) == {"type", "code", "message"}
-    assert answer["type"] == "error"
-    assert answer["code"] == code, answer
     message: str = answer["message"]
     return message
 

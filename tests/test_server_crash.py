@@ -13,7 +13,6 @@ import asyncio
 import json
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +21,11 @@ import websockets
 
 from escoba import Game, Move
 from escoba.server.storage import Storage
-from server_helpers import TIMEOUT, database_url, free_port, wait_for_port
+from server_helpers import TIMEOUT, database_url, free_port, play_message, server_process
 
 ROOMS = 4
 KILL_AFTER = 60
 """Moves acknowledged to the clients, in all rooms together, before the kill."""
-
-
-def start(database: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "escoba", "serve", "--port", str(port), "--pace", "0"]
-    command += ["--database", database_url(database)]
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-    wait_for_port(port, alive=lambda: process.poll() is None)
-    return process
 
 
 def move_of(event: dict[str, Any]) -> Move:
@@ -76,11 +66,7 @@ async def play(
                 match = message["match"]
                 if match["to_move"] == ticket["seat"] and match["legal"]:
                     move = match["legal"][0]
-                    await socket.send(
-                        json.dumps(
-                            {"type": "play", "card": move["card"], "captures": move["captures"]}
-                        )
-                    )
+                    await socket.send(json.dumps(play_message(move)))
     except (websockets.ConnectionClosed, OSError):
         return  # the server was killed under us
 
@@ -109,8 +95,7 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    process = start(database, port, log)
-    try:
+    with server_process(database, port, log) as process:
         tickets = [
             httpx.post(
                 url + "/api/rooms",
@@ -121,10 +106,6 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
             for n in range(ROOMS)
         ]
         seen = asyncio.run(play_until_killed(url, tickets, process))
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     assert process.returncode == -signal.SIGKILL
     assert sum(map(len, seen)) >= KILL_AFTER
 
@@ -142,14 +123,14 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
         storage.close()
 
     # Every match continues after a restart: each person plays on, computers answer.
-    process = start(database, port, log)
-    try:
-        after = asyncio.run(play_some_more(url, tickets))
-        for ticket, moves in zip(tickets, after, strict=True):
-            assert len(moves) >= 4, f"room {ticket['room']} did not continue"
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(TIMEOUT)
+    with server_process(database, port, log) as process:
+        try:
+            after = asyncio.run(play_some_more(url, tickets))
+            for ticket, moves in zip(tickets, after, strict=True):
+                assert len(moves) >= 4, f"room {ticket['room']} did not continue"
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(TIMEOUT)
     assert "Traceback" not in log.read_text()
 
 

@@ -557,12 +557,6 @@ pad_bodies = st.fixed_dictionaries(
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with running_app(tmp_path / "escoba.db") as client:
-        yield client
-
-
-@pytest.fixture
 def client_and_room(client: TestClient) -> tuple[TestClient, str]:
     return client, create_room(client)["room"]
 

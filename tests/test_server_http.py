@@ -42,12 +42,6 @@ from server_helpers import (
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "referrer-policy")
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with running_app(tmp_path / "escoba.db") as client:
-        yield client
-
-
 def rooms_held(client: TestClient) -> int:
     count: int = on_server(client, lambda hub: len(hub.rooms))
     return count

@@ -31,15 +31,14 @@ from server_helpers import (
     Message,
     Peer,
     connect,
-    create_room,
     is_state,
-    join_room,
     lift_rate_limit,
     moves_played,
     named_cards,
     on_server,
     play_message,
     running_app,
+    two_people,
 )
 
 ALL_CARDS = frozenset(str(card) for card in DECK)
@@ -256,12 +255,6 @@ def play_out(table: Table, rng: random.Random, *, hint_every: int = 5) -> int:
         player.send(play_message(rng.choice(own["match"]["legal"])))
 
 
-def sit_down(client: TestClient, **room: Any) -> tuple[str, Message, Message]:
-    ticket = create_room(client, **room)
-    guest = join_room(client, ticket["room"], "Bea")
-    return ticket["room"], ticket, guest
-
-
 @dataclass(frozen=True)
 class Checked:
     messages: int
@@ -273,7 +266,7 @@ class Checked:
 
 def play_and_check(client: TestClient, rng: random.Random, **room: Any) -> Checked:
     """Open a room, play its match out, check every message every connection received."""
-    room_id, ticket, guest = sit_down(client, **room)
+    room_id, ticket, guest = two_people(client, **room)
     with (
         connect(client, room_id) as first,
         connect(client, room_id) as tab,

@@ -9,10 +9,6 @@ The event log replays the match exactly because dealing is a pure function of th
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -25,17 +21,17 @@ from server_helpers import (
     assert_states_match,
     connect,
     create_room,
-    database_url,
     free_port,
     is_state,
     join_room,
     moves_played,
+    play_message,
     play_until,
     positions,
     room_info,
     running_app,
+    server_process,
     server_record,
-    wait_for_port,
 )
 
 
@@ -129,7 +125,7 @@ def test_a_computer_whose_turn_it_was_moves_after_a_restart(tmp_path: Path) -> N
         with connect(client, room) as peer:
             _, state = peer.join(ticket["token"])
             if state["match"]["to_move"] == 0:
-                peer.send({"type": "play", **_move(state["match"]["legal"][0])})
+                peer.send(play_message(state["match"]["legal"][0]))
                 state = peer.state_at(moves_played(state) + 1)
             assert state["match"]["to_move"] == 1
             stored = moves_played(state)
@@ -148,37 +144,7 @@ def test_a_computer_whose_turn_it_was_moves_after_a_restart(tmp_path: Path) -> N
     assert resumed["hands"][0]["moves"][:stored] == record["hands"][0]["moves"]
 
 
-def _move(legal: Message) -> Message:
-    return {"card": legal["card"], "captures": legal["captures"]}
-
-
 # -- a real server process ----------------------------------------------------------------
-
-
-@contextmanager
-def server_process(database: Path, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``escoba serve`` in its own process; ended (by its handle) if still running."""
-    command = [
-        sys.executable,
-        "-m",
-        "escoba",
-        "serve",
-        "--port",
-        str(port),
-        "--pace",
-        "0",
-        "--database",
-        database_url(database),
-    ]
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-        try:
-            wait_for_port(port, alive=lambda: process.poll() is None)
-            yield process
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(TIMEOUT)
 
 
 def test_a_served_match_survives_a_process_restart(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ from server_helpers import (
     assert_refused,
     connect,
     create_room,
-    database_rows,
+    database_content,
     database_url,
     is_state,
     join_room,
@@ -48,17 +48,12 @@ from server_helpers import (
     room_info,
     running_app,
     server_record,
+    two_people,
 )
 from web_browser import Server
 
 URLSAFE = re.compile(r"[A-Za-z0-9_-]+")
 BITS_PER_CHARACTER = 6  # base64url
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with running_app(tmp_path / "escoba.db") as client:
-        yield client
 
 
 def to_move(peer: Peer) -> int | None:
@@ -67,12 +62,6 @@ def to_move(peer: Peer) -> int | None:
     assert state is not None
     seat: int | None = state["match"]["to_move"]
     return seat
-
-
-def two_people(client: TestClient, **room: Any) -> tuple[str, Message, Message]:
-    ticket = create_room(client, seats=["person", "person"], **room)
-    guest = join_room(client, ticket["room"], "Bea")
-    return ticket["room"], ticket, guest
 
 
 # -- tokens and room ids ---------------------------------------------------------------------------
@@ -94,19 +83,6 @@ def test_tokens_and_room_ids_carry_at_least_128_random_bits(client: TestClient) 
     assert len(set(tokens)) == len(tokens)
     assert len(set(room_ids)) == len(room_ids)
     assert not set(tokens) & set(room_ids)
-
-
-def database_content(database: Path, backend: str) -> bytes:
-    """All the database holds: on SQLite its file with the write-ahead log and journal, as
-    they lie on disk; on PostgreSQL every row of every table, as text."""
-    if backend != "sqlite":
-        return database_rows(database).encode()
-    found = b""
-    for suffix in ("", "-wal", "-journal"):
-        path = database.with_name(database.name + suffix)
-        if path.exists():
-            found += path.read_bytes()
-    return found
 
 
 def stored_hashes(database: Path) -> dict[tuple[str, int], str | None]:

@@ -12,7 +12,6 @@ import json
 import threading
 from collections.abc import Iterator
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,13 +40,8 @@ from server_helpers import (
     running_app,
     server_game,
     server_record,
+    two_people,
 )
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with running_app(tmp_path / "escoba.db") as client:
-        yield client
 
 
 def seat_of(state: Message, seat: int) -> Message:
@@ -218,15 +212,8 @@ def test_a_legal_play_reaches_everybody(client: TestClient) -> None:
             assert_states_match(peer, record)
 
 
-def two_people(client: TestClient) -> tuple[Message, Message]:
-    ticket = create_room(client, seats=["person", "person"])
-    guest = join_room(client, ticket["room"], "Bo")
-    return ticket, guest
-
-
 def test_not_your_turn(client: TestClient) -> None:
-    ticket, guest = two_people(client)
-    room = ticket["room"]
+    room, ticket, guest = two_people(client, guest="Bo")
     with connect(client, room) as ana, connect(client, room) as bo:
         ana.join(ticket["token"])
         bo.join(guest["token"])
@@ -344,8 +331,7 @@ def test_nobody_is_shown_a_move_before_it_is_stored(
     """A move is stored, and only then sent out (rooms.py): a state that goes out while a
     move is being stored (here: a tab closing) must not show it, or a move whose storing
     then fails has been shown to players although it never happened."""
-    ticket, guest = two_people(client)
-    room = ticket["room"]
+    room, ticket, guest = two_people(client, guest="Bo")
     storage = client.app.state.storage  # type: ignore[attr-defined]
     entered, release = threading.Event(), threading.Event()
 

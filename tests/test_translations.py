@@ -7,6 +7,7 @@ import string
 import pytest
 from typer.testing import CliRunner
 
+from conftest import placeholders
 from escoba import RULESETS
 from escoba.cheatsheet import (
     category_label,
@@ -23,10 +24,6 @@ from escoba.rules import RuleSet
 from escoba.scoring import CATEGORIES
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
-
-
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
 def variants(rules: RuleSet) -> list[RuleSet]:
@@ -52,10 +49,10 @@ def test_the_languages() -> None:
 def test_every_key_has_every_language_with_the_english_placeholders(key: str) -> None:
     texts = MESSAGES[key]
     assert set(texts) == set(LANGUAGES), key
-    english = fields(texts["en"])
+    english = placeholders(texts["en"])
     for language in LANGUAGES:
         assert texts[language].strip(), (key, language)
-        assert fields(texts[language]) == english, (key, language)
+        assert placeholders(texts[language]) == english, (key, language)
         assert text(key, language, **dict.fromkeys(english, 7))
 
 

@@ -6,7 +6,6 @@ process, and checks what the page shows against what the server holds.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -16,6 +15,7 @@ from websockets.sync.client import connect
 
 from escoba import RULESETS
 from escoba.scorepad import HandEntry, tally
+from server_helpers import Message, RemotePeer, play_until
 from web_browser import Server
 
 TIMEOUT = 20_000  # ms: a computer move, a state message and an animation fit well inside
@@ -35,14 +35,11 @@ def create_room_in_lobby(page: Any, server: Server, *, nickname: str, opponent: 
     return str(page.url.rsplit("/", 1)[1])
 
 
-def watch(server: Server, room: str) -> dict[str, Any]:
+def watch(server: Server, room: str) -> Message:
     """The room's public state, as a spectator receives it."""
     with connect(server.url.replace("http", "ws") + f"/ws/rooms/{room}") as socket:
-        socket.send(json.dumps({"type": "watch"}))
-        while True:
-            message = json.loads(socket.recv(timeout=10))
-            if message["type"] == "state":
-                return dict(message)
+        _, state = RemotePeer(socket).watch()
+        return state
 
 
 def play_one_card(page: Any) -> None:
@@ -221,19 +218,9 @@ def _finish_a_match(server: Server) -> int:
         json={"nickname": "Ana", "seats": ["person", "beginner"], "options": {"target_score": 1}},
     ).json()
     with connect(server.url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}") as socket:
-        socket.send(json.dumps({"type": "join", "token": ticket["token"]}))
-        while True:
-            message = json.loads(socket.recv(timeout=10))
-            if message["type"] != "state":
-                continue
-            match = message["match"]
-            if match["over"]:
-                break
-            if match["to_move"] == ticket["seat"] and match["legal"]:
-                move = match["legal"][0]
-                socket.send(
-                    json.dumps({"type": "play", "card": move["card"], "captures": move["captures"]})
-                )
+        peer = RemotePeer(socket)
+        peer.join(ticket["token"])
+        play_until([peer], lambda state: state["match"]["over"])
     listed = httpx.get(server.url + "/api/matches").json()["matches"]
     return int(next(m["id"] for m in listed if m["room"] == ticket["room"]))
 
