@@ -1,20 +1,14 @@
 // The dialogs of the game screen: the score pad (one hand's breakdown and the running totals)
 // and the rules cheat sheet (from the server, in the chosen language).
 
-import { t } from "./i18n.js";
+import { known, t } from "./i18n.js";
 import { language } from "./prefs.js";
 import { api, choiceName, errorText } from "./rooms.js";
 import { sideName } from "./game-names.js";
+import { element } from "./game-view.js";
 
 const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
 const byId = (id) => document.getElementById(id);
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function openDialog(dialog) {
   if (dialog.open) return;
@@ -32,8 +26,7 @@ function categoryName(category, rules) {
   if (category === "sevens" && rules?.sevens) {
     return t("game.cat.sevens_named", { label: choiceName("sevens", rules.sevens) });
   }
-  const text = t(`game.cat.${category}`);
-  return text.startsWith("game.") ? category.replaceAll("_", " ") : text;
+  return known(`game.cat.${category}`) ?? category.replaceAll("_", " ");
 }
 
 // The winner in words, from the viewer's side: "You win!" or "Ana wins".

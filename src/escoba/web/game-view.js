@@ -18,11 +18,12 @@ const POSITIONS = {
 
 const byId = (id) => document.getElementById(id);
 
-function reducedMotion() {
+export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
-function element(tag, className, text) {
+// An element with a class and text (never markup).
+export function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;

@@ -30,7 +30,7 @@ import { applyTexts, t } from "./i18n.js";
 import { deckStyle, language } from "./prefs.js";
 import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
 import { RoomSocket } from "./game-net.js";
-import { Board } from "./game-view.js";
+import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
 import "./game-texts.js";
@@ -101,10 +101,10 @@ function draw() {
   board.render(state, ui);
   const { room, match } = state;
   byId("game-name").textContent = presetName(room.preset);
-  const myTurn = match.seat !== null && match.to_move === match.seat && !match.over;
-  byId("hint-button").disabled = !myTurn || ui.paused;
+  const mine = myTurn();
+  byId("hint-button").disabled = !mine || ui.paused;
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
-  document.title = `${myTurn ? "● " : ""}${presetName(room.preset)}`;
+  document.title = `${mine ? "● " : ""}${presetName(room.preset)}`;
   byId("winner").textContent = winnerText(state);
   byId("rematch-button").hidden = match.seat === null;
   if (match.over && overBox.parentElement !== byId("scorepad-actions")) overBox.hidden = false;
@@ -163,7 +163,7 @@ function receiveState(message) {
   if (before && message.event) board.animate(message.event, before, state.room);
   if (message.hand_ended) {
     clearTimeout(scorepadTimer);
-    const delay = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ? 0 : 650;
+    const delay = reducedMotion() ? 0 : 650;
     scorepadTimer = setTimeout(() => showScorepad(state, overBox), delay);
   }
 }

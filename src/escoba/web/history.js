@@ -1,7 +1,7 @@
 // The history page (/history): every finished match, newest first, each linking to its replay.
 //
-// Also the helpers the replay viewer (replay.js) shares with it: preset names, the sides of a
-// match and their names, the finishing date, and a small DOM builder that puts every server
+// Also the helpers the replay viewer (replay.js) shares with it: the sides of a match and
+// their names, the finishing date, and a small DOM builder that puts every server
 // text in with textContent (nicknames are user input).
 //
 // data-testid for browser tests:
@@ -13,6 +13,7 @@
 import { mountHeader } from "./header.js";
 import { applyTexts, register, t } from "./i18n.js";
 import { language } from "./prefs.js";
+import { api, levelName, presetName } from "./rooms.js";
 
 register({
   en: {
@@ -28,24 +29,12 @@ register({
     "history.col.score": "Score",
     "history.col.winner": "Winner",
     "history.computer": "Computer ({level})",
-    "history.level.beginner": "beginner",
-    "history.level.easy": "easy",
-    "history.level.medium": "medium",
-    "history.level.hard": "hard",
-    "history.level.expert": "expert",
     "history.watch": "Replay",
     "history.watch_title": "Watch the replay of match {id}",
     "history.match_number": "match {number}",
     "history.partnerships": "partnerships",
     "history.versus": "vs",
     "history.no_winner": "—",
-    "history.preset.escoba": "Escoba",
-    "history.preset.escoba-fournier": "Escoba (Fournier)",
-    "history.preset.escoba-primiera": "Escoba (primiera)",
-    "history.preset.escoba-classic": "Escoba (classic)",
-    "history.preset.scopa": "Scopa",
-    "history.preset.escova": "Escova",
-    "history.preset.custom": "Custom rules",
   },
   de: {
     "history.title": "Beendete Partien",
@@ -60,19 +49,11 @@ register({
     "history.col.score": "Stand",
     "history.col.winner": "Sieger",
     "history.computer": "Computer ({level})",
-    "history.level.beginner": "Anfänger",
-    "history.level.easy": "leicht",
-    "history.level.medium": "mittel",
-    "history.level.hard": "schwer",
-    "history.level.expert": "Experte",
     "history.watch": "Ansehen",
     "history.watch_title": "Partie {id} noch einmal ansehen",
     "history.match_number": "Partie {number}",
     "history.partnerships": "Paare",
     "history.versus": "gegen",
-    "history.preset.escoba-primiera": "Escoba (Primiera)",
-    "history.preset.escoba-classic": "Escoba (klassisch)",
-    "history.preset.custom": "Eigene Regeln",
   },
   es: {
     "history.title": "Partidas terminadas",
@@ -87,18 +68,11 @@ register({
     "history.col.score": "Resultado",
     "history.col.winner": "Ganador",
     "history.computer": "Ordenador ({level})",
-    "history.level.beginner": "principiante",
-    "history.level.easy": "fácil",
-    "history.level.medium": "medio",
-    "history.level.hard": "difícil",
-    "history.level.expert": "experto",
     "history.watch": "Repetición",
     "history.watch_title": "Ver la repetición de la partida {id}",
     "history.match_number": "partida {number}",
     "history.partnerships": "por parejas",
     "history.versus": "contra",
-    "history.preset.escoba-classic": "Escoba (clásica)",
-    "history.preset.custom": "Reglas propias",
   },
   it: {
     "history.title": "Partite finite",
@@ -113,18 +87,11 @@ register({
     "history.col.score": "Punteggio",
     "history.col.winner": "Vincitore",
     "history.computer": "Computer ({level})",
-    "history.level.beginner": "principiante",
-    "history.level.easy": "facile",
-    "history.level.medium": "medio",
-    "history.level.hard": "difficile",
-    "history.level.expert": "esperto",
     "history.watch": "Rivedi",
     "history.watch_title": "Rivedi la partita {id}",
     "history.match_number": "partita {number}",
     "history.partnerships": "a coppie",
     "history.versus": "contro",
-    "history.preset.escoba-classic": "Escoba (classica)",
-    "history.preset.custom": "Regole proprie",
   },
 });
 
@@ -146,12 +113,6 @@ export function el(tag, attributes = {}, ...children) {
   return element;
 }
 
-export function presetName(preset) {
-  const key = `history.preset.${preset || "custom"}`;
-  const text = t(key);
-  return text === key ? String(preset) : text;
-}
-
 // The seats of each side: partners sit across (0+2 against 1+3), otherwise one seat a side.
 export function sidesOf(players, partnerships) {
   if (partnerships && players === 4) return [[0, 2], [1, 3]];
@@ -165,7 +126,7 @@ export function sideOf(seat, sides) {
 // A computer seat is named by its level in the reader's language; a person by the nickname.
 export function seatName(names, seat, levels = null) {
   const level = levels?.[seat];
-  if (typeof level === "string" && level) return t("history.computer", { level: t(`history.level.${level}`) });
+  if (typeof level === "string" && level) return t("history.computer", { level: levelName(level) });
   const name = names?.[seat];
   return typeof name === "string" && name ? name : `#${seat + 1}`;
 }
@@ -270,9 +231,7 @@ function render() {
 
 async function load() {
   try {
-    const response = await fetch("/api/matches", { headers: { Accept: "application/json" } });
-    const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(typeof data?.message === "string" ? data.message : `HTTP ${response.status}`);
+    const data = await api("/api/matches");
     matches = Array.isArray(data?.matches) ? data.matches : [];
   } catch (problem) {
     failure = String(problem?.message ?? problem);

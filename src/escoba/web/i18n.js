@@ -18,6 +18,12 @@ export function t(key, params = {}, lang = language()) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// The text for key, or null when no language has it (t() would hand back the key itself).
+export function known(key, params) {
+  const text = t(key, params);
+  return text === key ? null : text;
+}
+
 // Fill every element marked data-i18n="key" (text) or data-i18n-title / -placeholder / -aria.
 export function applyTexts(root = document) {
   for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);

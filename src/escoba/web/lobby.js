@@ -13,7 +13,7 @@
 // Rule options live in a <details id="options">, one field per option named `option-<name>`.
 
 import { mountHeader } from "./header.js";
-import { applyTexts, register, t } from "./i18n.js";
+import { applyTexts, known, register, t } from "./i18n.js";
 import {
   LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, lastNickname,
   levelName, optionName, presetName, rememberNickname, saveTicket,
@@ -49,8 +49,7 @@ function fillPresets() {
 }
 
 function describePreset() {
-  const blurb = t(`lobby.blurb.${presetSelect.value}`);
-  document.getElementById("preset-blurb").textContent = blurb.startsWith("lobby.") ? "" : blurb;
+  document.getElementById("preset-blurb").textContent = known(`lobby.blurb.${presetSelect.value}`) ?? "";
 }
 
 function seatLabel(seat) {

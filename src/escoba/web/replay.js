@@ -22,11 +22,13 @@
 //                     (data-final="true"; the winner line has data-testid replay-winner)
 //   replay-error      the message when the match is unknown or unfinished, or loading failed
 
-import { cardBackSvg, cardName, cardSvg, isCard } from "./cards.js";
+import { isCard } from "./cards.js";
+import { cardBack, cardFace, cardLabel } from "./game-names.js";
 import { mountHeader } from "./header.js";
-import { el, leader, presetName, seatName, sideName, sideOf, sidesOf } from "./history.js";
-import { applyTexts, register, t } from "./i18n.js";
-import { deckStyle, language } from "./prefs.js";
+import { el, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
+import { applyTexts, known, register, t } from "./i18n.js";
+import { deckStyle } from "./prefs.js";
+import { ApiError, api, presetName } from "./rooms.js";
 
 register({
   en: {
@@ -309,13 +311,9 @@ function name(seat) {
   return seatName(state.data?.names, seat, state.data?.levels);
 }
 
-// A card as words in the chosen deck: "7♦", "siete de oros".
-function label(card) {
-  return isCard(card) ? cardName(card, deckStyle(), language()) : String(card);
-}
-
+// Cards as words in the chosen deck: "7♦ 5♠", "siete de oros, cinco de espadas".
 function labels(list) {
-  return list.map(label).join(deckStyle() === "french" ? " " : ", ");
+  return list.map(cardLabel).join(deckStyle() === "french" ? " " : ", ");
 }
 
 // A new hand begins at this position: the first one, or the one after a hand's last play.
@@ -328,8 +326,8 @@ function beginsHand(index) {
 
 function cardElement(card, extra = "") {
   const slot = el("span", { class: `card-slot ${extra}`.trim() });
-  // cardSvg draws from the card code alone; unknown codes never reach innerHTML.
-  if (isCard(card)) slot.innerHTML = cardSvg(card, deckStyle(), { language: language() });
+  // cardFace draws from the card code alone; unknown codes never reach innerHTML.
+  if (isCard(card)) slot.innerHTML = cardFace(card);
   else slot.append(el("span", { class: "card-unknown", text: String(card) }));
   return slot;
 }
@@ -377,7 +375,7 @@ function renderTable(step) {
   const stock = $("replay-stock");
   const count = Number.isInteger(step.stock_size) ? step.stock_size : 0;
   const pile = el("span", { class: `stock-pile${count ? "" : " empty"}` });
-  if (count) pile.innerHTML = cardBackSvg(deckStyle());
+  if (count) pile.innerHTML = cardBack();
   stock.replaceChildren(pile, el("span", { class: "stock-count", text: t("replay.stock", { count }) }));
   stock.title = t("replay.stock_title", { count });
 }
@@ -392,7 +390,7 @@ function renderEvent(step) {
   if (event?.kind === "play") {
     const taken = cards(event.captures);
     const who = name(event.seat);
-    const params = { who, card: label(event.card), cards: labels(taken) };
+    const params = { who, card: cardLabel(event.card), cards: labels(taken) };
     const key = taken.length ? (event.sweep ? "replay.event.take_sweep" : "replay.event.take") : "replay.event.drop";
     text.textContent = t(key, params);
     text.className = `event-text ${sideClass(event.seat)}${event.sweep ? " sweep" : ""}`;
@@ -443,17 +441,15 @@ function renderScores(step) {
 
 function categoryName(category) {
   if (category === "sevens" && state.data.rules?.sevens === "primiera") return t("replay.cat.primiera");
-  const key = `replay.cat.${category}`;
-  const text = t(key);
-  return text === key ? category.replaceAll("_", " ") : text;
+  return known(`replay.cat.${category}`) ?? category.replaceAll("_", " ");
 }
 
 function shownCategories(result) {
   const rules = state.data.rules ?? {};
   const breakdown = result.breakdown ?? {};
-  const known = CATEGORIES.filter((category) => category in breakdown);
+  const usual = CATEGORIES.filter((category) => category in breakdown);
   const others = Object.keys(breakdown).filter((category) => !CATEGORIES.includes(category));
-  return [...known, ...others].filter((category) => {
+  return [...usual, ...others].filter((category) => {
     const scored = list(breakdown[category]).some((points) => points);
     if (scored) return true;
     if (category === "sevens") return rules.sevens !== "none";
@@ -714,14 +710,12 @@ async function load() {
     return;
   }
   try {
-    const response = await fetch(`/api/matches/${state.id}/replay`, { headers: { Accept: "application/json" } });
-    const data = await response.json().catch(() => null);
-    if (!response.ok) {
-      const code = response.status === 404 ? "not_found" : typeof data?.code === "string" ? data.code : `http_${response.status}`;
-      state.failure = { code, message: typeof data?.message === "string" ? data.message : `HTTP ${response.status}` };
-    } else accept(data);
+    accept(await api(`/api/matches/${state.id}/replay`));
   } catch (problem) {
-    state.failure = { code: "network", message: String(problem?.message ?? problem) };
+    // api() names a refusal by its error code and an unreachable server "network"
+    if (problem instanceof ApiError) {
+      state.failure = { code: problem.status === 404 ? "not_found" : problem.code, message: problem.message };
+    } else state.failure = { code: "network", message: String(problem?.message ?? problem) };
   }
   render();
 }

@@ -1,8 +1,9 @@
-// Shared by the lobby (lobby.js) and the game screen (game.js): the seat tickets kept in
-// localStorage, JSON requests to the server that turn its error bodies into exceptions, and
-// the names of presets, computer levels, rule options and error codes in the four languages.
+// Shared by the lobby (lobby.js), the game screen (game.js) and the history, replay and score
+// pad pages: the seat tickets kept in localStorage, JSON requests to the server that turn its
+// error bodies into exceptions, and the names of presets, computer levels, rule options and
+// error codes in the four languages.
 
-import { register, t } from "./i18n.js";
+import { known, register, t } from "./i18n.js";
 
 const TICKET_PREFIX = "escoba.ticket.";
 const NICKNAME_KEY = "escoba.nickname";
@@ -96,11 +97,6 @@ export async function api(path, { method = "GET", body } = {}) {
     throw new ApiError(response.status, typeof data?.code === "string" ? data.code : `http_${response.status}`, message);
   }
   return data;
-}
-
-function known(key, params) {
-  const text = t(key, params);
-  return text === key ? null : text;
 }
 
 export function presetName(preset) {

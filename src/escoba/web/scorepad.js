@@ -36,10 +36,10 @@
 import { mountHeader } from "./header.js";
 import { applyTexts, register, t } from "./i18n.js";
 import { language } from "./prefs.js";
+import { PRESETS } from "./rooms.js";
 
 const STORE = "escoba.scorepad";
 const PREVIOUS = "escoba.scorepad.previous";
-const PRESETS = ["escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova"];
 const COUNTS = ["cards", "coins", "sevens", "sweeps"];
 // What the sides take together: the last side's count is filled in from the others'.
 const DECK_TOTALS = { cards: 40, coins: 10, sevens: 4 };
@@ -329,16 +329,20 @@ function sideName(side) {
   return name || t("scorepad.side_n", { n: side + 1 });
 }
 
+// The chosen preset as the server describes it (options, fields, summary), once loaded.
+function currentPreset() {
+  return catalogue?.presets.find((preset) => preset.name === pad.preset);
+}
+
 function rulesNow() {
-  const base = catalogue?.presets.find((preset) => preset.name === pad.preset)?.options ?? {};
+  const base = currentPreset()?.options ?? {};
   return { ...base, ...pad.options };
 }
 
 function fields() {
   // The fields the server says these rules need.
   if (view) return view.fields;
-  const preset = catalogue?.presets.find((item) => item.name === pad.preset);
-  return preset?.fields ?? ["cards", "coins", "seven_of_coins", "sweeps"];
+  return currentPreset()?.fields ?? ["cards", "coins", "seven_of_coins", "sweeps"];
 }
 
 function sevensLabel() {
@@ -489,7 +493,7 @@ function showOptions() {
 }
 
 function changeOption(name, kind, input) {
-  const base = catalogue?.presets.find((preset) => preset.name === pad.preset)?.options ?? {};
+  const base = currentPreset()?.options ?? {};
   let value;
   if (kind === "bool") value = input.checked;
   else if (kind === "int") value = input.value.trim() === "" ? base[name] : Number(input.value);
@@ -893,7 +897,7 @@ function renderSetup() {
   sidesSelect.value = String(pad.sides);
   sidesSelect.disabled = pad.hands.length > 0;
   document.getElementById("sides-locked").hidden = pad.hands.length === 0;
-  const summary = view?.summary ?? catalogue?.presets.find((preset) => preset.name === pad.preset)?.summary;
+  const summary = view?.summary ?? currentPreset()?.summary;
   document.getElementById("rules-summary").textContent = summary ?? "";
 }
 
