@@ -43,13 +43,19 @@ def watch(server: Server, room: str) -> Message:
 
 
 def play_one_card(page: Any) -> None:
-    """Wait for our turn, click the first playable card and, if asked, the first capture set."""
+    """Wait for our turn, click the first playable card and, if asked, the first capture set;
+    return once the card has left the hand (so that the next look at the hand sees the
+    position after this play, not the one before it)."""
     playable = page.locator("[data-testid=hand-card][data-moves]").first
     playable.wait_for(timeout=TIMEOUT)
+    card = playable.get_attribute("data-card")
     moves = int(playable.get_attribute("data-moves") or "1")
     playable.click()
     if moves > 1:
         page.get_by_test_id("capture-choice").first.click()
+    page.locator(f'[data-testid=hand-card][data-card="{card}"]').wait_for(
+        state="detached", timeout=TIMEOUT
+    )
 
 
 def test_play_a_full_hand_against_the_computer_by_clicking(page: Any, server: Server) -> None:
