@@ -107,6 +107,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         }
         # Every seat's observation array, kept up to date move by move.
         self._tracker = Tracker(rules, players, partnerships)
+        self._views = self._tracker.views
         self._rng: random.Random | None = None
         self._game: Game | None = None
         self._legal: dict[int, int] | None = None
@@ -160,7 +161,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._game = game
         self._legal = None
         self._observed = None
-        self._tracker.rebuild(game, _played(game) if record else [0] * self.players)
+        self._tracker.rebuild(game, _played(game) if record else None)
         self._hands_done = 0
         self._rewarded = False
         self._over = False
@@ -231,10 +232,10 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> ObsDict:
         if agent == self._observed:  # asked again before anything changed
             return self._observation
-        seat = self._seat_of[agent]
         game = self._game
         if game is None:
             raise _not_reset()
+        seat = self._seat_of[agent]
         if seat == game._to_move:
             legal = self._legal
             if legal is None:
@@ -247,11 +248,11 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
                 mask[action] = 0
         else:
             action_mask = self._mask_view.copy()  # all 0 between steps
+        self._observed = agent
         observation = self._observation = {
-            "observation": self._tracker.observation(seat),
+            "observation": self._views[seat].copy(),
             "action_mask": action_mask,
         }
-        self._observed = agent
         return observation
 
     def step(self, action: int | np.integer[Any] | None) -> None:
@@ -278,14 +279,12 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             self._rewarded = False
         self._cumulative_rewards[self.agent_selection] = 0.0
         seat = game._to_move
-        hand_number = game._hand_number
-        last_capturer = game._last_capturer
-        stock = game._stock_pos
+        hands_done = len(game._finished)
         game._apply(key)  # legal: the key came from the engine's legal keys
         self._legal = None
         self._observed = None
-        if game._hand_number == hand_number and game._to_move >= 0:
-            self._tracker.moved(game, seat, key, last_capturer, game._stock_pos != stock)
+        if len(game._finished) == hands_done:
+            self._tracker.moved(game, seat, key)
             self.agent_selection = self.possible_agents[game._to_move]
         else:
             self._end_of_hand()
@@ -294,14 +293,13 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
 
     def _end_of_hand(self) -> None:
         game = self.game
-        match_over = game.is_over()
+        match_over = game._to_move < 0
         self._hands_done += 1
-        last = game.results[-1]
+        points = game._finished[-1][3]
         done = match_over or (self.hands is not None and self._hands_done >= self.hands)
         # The match over, the last hand stays in view, its played cards too.
-        self._tracker.rebuild(game, _played(game) if match_over else [0] * self.players)
+        self._tracker.rebuild(game, _played(game) if match_over else None)
         side_of = game._side_of
-        points = last.points
         sides = len(points)
         if self.reward_mode == "points":
             by_side = [float(p) for p in points]

@@ -1,10 +1,13 @@
 """Every seat's observation array of one match, kept up to date move by move.
 
 The environment hands out an observation at every step, so making one must cost little.
-:class:`Tracker` keeps each seat's array (in the layout of :mod:`escoba.env.observations`)
-as bytes that live as long as the environment: a move changes a few entries of each (the
-card played, the cards taken, the counts, who is to move), and an observation is a copy of
-one. Each array is read in full from the engine only at a new match or hand.
+:class:`Tracker` keeps every seat's array (in the layout of :mod:`escoba.env.observations`)
+in one buffer that lives as long as the environment. A move changes a few entries of each
+array (the card played, the cards taken, the hand size, who is to move); the places and new
+values of those entries, in all the arrays at once, are worked out when the tracker is made,
+so following a move is one numpy assignment (and one more per card taken). An observation is
+a copy of one array. Each array is read in full from the engine only at a new match or
+hand.
 
 The tests check the kept arrays against :func:`~escoba.env.observations.encode_observation`,
 which reads nothing but the seat's :class:`~escoba.Observation`, at every step of random
@@ -13,6 +16,8 @@ matches of every rule set and seat count.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Final
 
 import numpy as np
@@ -46,6 +51,108 @@ _FULL: Final = (1 << 40) - 1
 _DIGITS: Final = bytes.maketrans(b"01", b"\0\1")
 _CARD_FORMAT: Final = f"0{_CARD_ENTRIES}b"
 _NO_NUMBERS: Final = bytes(_STATIC - _CARD_ENTRIES)
+_ALL_UNSEEN: Final = bytes(_UNSEEN) + bytes([1] * 40) + bytes(_CARD_ENTRIES - _UNSEEN - 40)
+
+
+Change = tuple[NDArray[np.intp], NDArray[np.int8]]
+"""Places in the tracker's buffer and the values they take."""
+
+
+class _Changes:
+    """What a move changes in the arrays of every seat, by the seat that moves (precomputed
+    once per seat count and kind of sides)."""
+
+    __slots__ = ("capture", "dealt", "drop", "sweep_counts", "taken")
+
+    def __init__(self, players: int, sides: int) -> None:
+        bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
+
+        def seat_slot(viewer: int, seat: int) -> int:
+            return (seat - viewer) % players
+
+        def side_slot(viewer: int, seat: int) -> int:
+            return (seat % sides - viewer % sides) % sides
+
+        def everywhere(place: Callable[[int], int], value: int) -> list[tuple[int, int]]:
+            """One entry of every viewer's array (``place(viewer)``) set to ``value``."""
+            return [(base + place(viewer), value) for viewer, base in enumerate(bases)]
+
+        def change(*entries: list[tuple[int, int]]) -> Change:
+            places = [place for part in entries for place, _ in part]
+            values = [value for part in entries for _, value in part]
+            return np.array(places, dtype=np.intp), np.array(values, dtype=np.int8)
+
+        def common(seat: int, size: int, card: int) -> list[tuple[int, int]]:
+            """Any move: the card is among the seat's played cards and no longer where it
+            was (the viewer's hand if the viewer moved, else the cards it has not seen); the
+            seat holds ``size`` cards; the next seat is to move (within a hand the next seat
+            always follows)."""
+            after = (seat + 1) % players
+            return (
+                everywhere(lambda v: _PLAYED + 40 * seat_slot(v, seat) + card, 1)
+                + everywhere(lambda v: (_HAND if v == seat else _UNSEEN) + card, 0)
+                + hand_size(seat, size)
+                + everywhere(lambda v: _TO_MOVE + seat_slot(v, seat), 0)
+                + everywhere(lambda v: _TO_MOVE + seat_slot(v, after), 1)
+            )
+
+        def on_table(card: int, value: int) -> list[tuple[int, int]]:
+            return everywhere(lambda v: _TABLE + card, value)
+
+        def into_pile(seat: int, card: int) -> list[tuple[int, int]]:
+            return everywhere(lambda v: _CAPTURED + 40 * side_slot(v, seat) + card, 1)
+
+        def last_capturer(seat: int) -> list[tuple[int, int]]:
+            """The seat marked as the last to capture, every other seat unmarked."""
+            return [entry for other in range(players) for entry in last_mark(other, other == seat)]
+
+        def last_mark(seat: int, marked: bool) -> list[tuple[int, int]]:
+            return everywhere(lambda v: _LAST_CAPTURER + seat_slot(v, seat), int(marked))
+
+        def hand_size(seat: int, size: int) -> list[tuple[int, int]]:
+            return everywhere(lambda v: _HAND_SIZES + seat_slot(v, seat), size)
+
+        # By seat, the seat's hand size after the move (0..2), and the card: a drop puts
+        # the card on the table, a capture into the side's pile, marking the last capturer.
+        self.drop = tuple(
+            tuple(
+                tuple(change(common(seat, size, card), on_table(card, 1)) for card in range(40))
+                for size in range(3)
+            )
+            for seat in range(players)
+        )
+        self.capture = tuple(
+            tuple(
+                tuple(
+                    change(common(seat, size, card), into_pile(seat, card), last_capturer(seat))
+                    for card in range(40)
+                )
+                for size in range(3)
+            )
+            for seat in range(players)
+        )
+        # A card taken from the table into the pile of the seat's side.
+        self.taken = tuple(
+            tuple(change(into_pile(seat, card), on_table(card, 0)) for card in range(40))
+            for seat in range(players)
+        )
+        # After a deal within a hand, by the cards left in the stock: every seat holds three.
+        self.dealt = tuple(
+            change(
+                *(hand_size(seat, 3) for seat in range(players)),
+                everywhere(lambda v: _STOCK, stock),
+            )
+            for stock in range(37)
+        )
+        self.sweep_counts = tuple(
+            tuple(base + _SWEEPS + side_slot(viewer, seat) for viewer, base in enumerate(bases))
+            for seat in range(players)
+        )
+
+
+@cache
+def _changes(players: int, sides: int) -> _Changes:
+    return _Changes(players, sides)
 
 
 class Tracker:
@@ -56,156 +163,145 @@ class Tracker:
     """
 
     __slots__ = (
-        "_arrays",
-        "_captures",
-        "_dealt_sizes",
-        "_plays",
+        "_bases",
+        "_changes",
+        "_data",
+        "_flat",
         "_seat_slots",
         "_side_slots",
-        "_views",
+        "_sides",
+        "views",
     )
 
     def __init__(self, rules: RuleSet, players: int, partnerships: bool) -> None:
-        sides = 2 if partnerships else players
+        sides = self._sides = 2 if partnerships else players
+        self._changes = _changes(players, sides)
+        # The seats' arrays one after another: bytes for reading a hand in full, numpy for
+        # a move's few changes in all of them at once.
+        data = self._data = bytearray(players * OBSERVATION_SIZE)
+        bases = self._bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
         static = bytes(static_features(rules, players, partnerships))
-        arrays = self._arrays = [bytearray(OBSERVATION_SIZE) for _ in range(players)]
-        for data in arrays:
-            data[_STATIC:] = static
-        self._views = [np.frombuffer(data, dtype=np.int8) for data in arrays]
-
-        def seat_slot(viewer: int, seat: int) -> int:
-            return (seat - viewer) % players
-
-        def side_slot(viewer: int, side: int) -> int:
-            return (side - viewer % sides) % sides
-
+        for base in bases:
+            data[base + _STATIC : base + OBSERVATION_SIZE] = static
+        flat = self._flat = np.frombuffer(data, dtype=np.int8)
+        # Each seat's array, a view into the buffer: an observation is a copy of one.
+        self.views = [flat[base : base + OBSERVATION_SIZE] for base in bases]
         # For a full read: each viewer's slots of every seat and side.
         self._seat_slots = tuple(
-            tuple(seat_slot(viewer, seat) for seat in range(players)) for viewer in range(players)
+            tuple((seat - viewer) % players for seat in range(players)) for viewer in range(players)
         )
         self._side_slots = tuple(
-            tuple(side_slot(viewer, side) for side in range(sides)) for viewer in range(players)
+            tuple((side - viewer % sides) % sides for side in range(sides))
+            for viewer in range(players)
         )
-        # For each seat that moves, for each viewer: where the move changes the viewer's
-        # array. Any move: the seat's played cards, its hand size, where its card was (the
-        # viewer's hand if the viewer moved, else the cards it has not seen), the mark of the
-        # seat to move (within a hand the next seat always follows).
-        self._plays = tuple(
-            tuple(
-                (
-                    arrays[viewer],
-                    _PLAYED + 40 * seat_slot(viewer, seat),
-                    _HAND_SIZES + seat_slot(viewer, seat),
-                    _HAND if viewer == seat else _UNSEEN,
-                    _TO_MOVE + seat_slot(viewer, seat),
-                    _TO_MOVE + seat_slot(viewer, (seat + 1) % players),
-                )
-                for viewer in range(players)
-            )
-            for seat in range(players)
-        )
-        # A capture: the seat's side's pile and sweeps, and the marks of the last capturer.
-        self._captures = tuple(
-            tuple(
-                (
-                    arrays[viewer],
-                    _CAPTURED + 40 * side_slot(viewer, seat % sides),
-                    _SWEEPS + side_slot(viewer, seat % sides),
-                    tuple(_LAST_CAPTURER + seat_slot(viewer, s) for s in range(players)),
-                    _LAST_CAPTURER + seat_slot(viewer, seat),
-                )
-                for viewer in range(players)
-            )
-            for seat in range(players)
-        )
-        # After a deal within a hand every seat holds three cards.
-        self._dealt_sizes = bytes([3] * players)
 
     def observation(self, seat: int) -> NDArray[np.int8]:
         """The seat's observation array (a new one, the seat's own)."""
-        return self._views[seat].copy()
+        return self.views[seat].copy()
 
-    def rebuild(self, game: Game, played: list[int]) -> None:
+    def rebuild(self, game: Game, played: list[int] | None) -> None:
         """Read every seat's array in full from the engine; ``played`` holds, as bit sets,
-        the cards each seat has played this hand."""
+        the cards each seat has played this hand (None at the start of a hand)."""
         hands = game._hands
         table = game._table
         piles = game._piles
         sweeps = game._sweeps
         totals = game._totals
+        data = self._data
         taken = 0
         for pile in piles:
             taken |= pile
-        for viewer, data in enumerate(self._arrays):
+        # At the start of a hand most cards are unseen: from that pattern, only the cards in
+        # hand and on the table change (the usual case, unless the dealer swept the table).
+        # At the start of a hand most cards are unseen: from that pattern, only the cards in
+        # hand and on the table change (the usual case, unless the dealer swept the table).
+        fresh = played is None and not taken
+        if played is None:
+            played = [0] * len(hands)
+        if fresh:
+            cards = bytearray(_ALL_UNSEEN)
+            rest = table
+            while rest:
+                low = rest & -rest
+                card = low.bit_length() - 1
+                cards[_TABLE + card] = 1
+                cards[_UNSEEN + card] = 0
+                rest ^= low
+        sizes = [len(hand) for hand in hands]
+        capped = [min(total, CAP) for total in totals]
+        stock = 40 - game._stock_pos
+        hand_number = min(game._hand_number, CAP)
+        dealer, to_move, last_capturer = game._dealer, game._to_move, game._last_capturer
+        numbers = bytearray(_STATIC - _CARD_ENTRIES)
+        for viewer, base in enumerate(self._bases):
             seat_slots = self._seat_slots[viewer]
+            numbers[:] = _NO_NUMBERS
+            for side, slot in enumerate(self._side_slots[viewer]):
+                numbers[_SWEEPS - _CARD_ENTRIES + slot] = sweeps[side]
+                numbers[_TOTALS - _CARD_ENTRIES + slot] = capped[side]
+            for seat, slot in enumerate(seat_slots):
+                numbers[_HAND_SIZES - _CARD_ENTRIES + slot] = sizes[seat]
+            numbers[_STOCK - _CARD_ENTRIES] = stock
+            numbers[_HAND_NUMBER - _CARD_ENTRIES] = hand_number
+            numbers[_DEALER - _CARD_ENTRIES + seat_slots[dealer]] = 1
+            if to_move >= 0:
+                numbers[_TO_MOVE - _CARD_ENTRIES + seat_slots[to_move]] = 1
+            if last_capturer >= 0:
+                numbers[_LAST_CAPTURER - _CARD_ENTRIES + seat_slots[last_capturer]] = 1
+            data[base + _CARD_ENTRIES : base + _STATIC] = numbers
+            if fresh:
+                data[base : base + _CARD_ENTRIES] = cards
+                for card in hands[viewer]:
+                    data[base + _HAND + card] = 1
+                    data[base + _UNSEEN + card] = 0
+                continue
             hand = 0
             for card in hands[viewer]:
                 hand |= 1 << card
             bits = hand | table << _TABLE | (_FULL ^ (hand | table | taken)) << _UNSEEN
-            data[_CARD_ENTRIES:_STATIC] = _NO_NUMBERS
             for side, slot in enumerate(self._side_slots[viewer]):
                 bits |= piles[side] << (_CAPTURED + 40 * slot)
-                data[_SWEEPS + slot] = sweeps[side]
-                data[_TOTALS + slot] = min(totals[side], CAP)
             for seat, slot in enumerate(seat_slots):
                 bits |= played[seat] << (_PLAYED + 40 * slot)
-                data[_HAND_SIZES + slot] = len(hands[seat])
-            data[_STOCK] = 40 - game._stock_pos
-            data[_HAND_NUMBER] = min(game._hand_number, CAP)
-            data[_DEALER + seat_slots[game._dealer]] = 1
-            if game._to_move >= 0:
-                data[_TO_MOVE + seat_slots[game._to_move]] = 1
-            if game._last_capturer >= 0:
-                data[_LAST_CAPTURER + seat_slots[game._last_capturer]] = 1
             # The card entries are the binary digits of ``bits``, lowest first, as bytes.
-            data[:_CARD_ENTRIES] = format(bits, _CARD_FORMAT)[::-1].encode().translate(_DIGITS)
+            data[base : base + _CARD_ENTRIES] = (
+                format(bits, _CARD_FORMAT)[::-1].encode().translate(_DIGITS)
+            )
 
-    def moved(self, game: Game, seat: int, key: int, last_capturer: int, dealt: bool) -> None:
-        """Follow a move within a hand: ``seat`` played ``key``; ``last_capturer`` is the
-        seat that had captured last before it (-1 if none); ``dealt``: the hands were dealt
-        again after it."""
+    def moved(self, game: Game, seat: int, key: int) -> None:
+        """Follow a move within a hand: ``seat`` played ``key``."""
+        flat = self._flat
+        changes = self._changes
         card = key & 63
         taken = key >> 6
+        size = len(game._hands[seat])
+        dealt = size == 3  # the seat's hand was empty after its move: a new round was dealt
+        if dealt:
+            size = 0
         if taken:
-            for data, played, size, was, mark, next_mark in self._plays[seat]:
-                data[played + card] = 1
-                data[size] -= 1
-                data[was + card] = 0
-                data[mark] = 0
-                data[next_mark] = 1
-            captured = []
+            places, values = changes.capture[seat][size][card]
+            flat[places] = values
+            taken_here = changes.taken[seat]
             while taken:
                 low = taken & -taken
-                captured.append(low.bit_length() - 1)
+                places, values = taken_here[low.bit_length() - 1]
+                flat[places] = values
                 taken ^= low
             # Only a capture that empties the table can be a sweep.
-            sweeps = -1 if game._table else game._sweeps[seat % len(game._sweeps)]
-            for data, pile, swept, marks, capturer in self._captures[seat]:
-                data[pile + card] = 1
-                for taken_card in captured:
-                    data[_TABLE + taken_card] = 0
-                    data[pile + taken_card] = 1
-                if sweeps >= 0:
-                    data[swept] = sweeps
-                if last_capturer >= 0:
-                    data[marks[last_capturer]] = 0
-                data[capturer] = 1
+            if not game._table:
+                sweeps = game._sweeps[seat % self._sides]
+                data = self._data
+                for place in changes.sweep_counts[seat]:
+                    data[place] = sweeps
         else:
-            on_table = _TABLE + card
-            for data, played, size, was, mark, next_mark in self._plays[seat]:
-                data[played + card] = 1
-                data[size] -= 1
-                data[was + card] = 0
-                data[on_table] = 1
-                data[mark] = 0
-                data[next_mark] = 1
+            places, values = changes.drop[seat][size][card]
+            flat[places] = values
         if dealt:
+            data = self._data
             hands = game._hands
-            stock = 40 - game._stock_pos
-            sizes = self._dealt_sizes
-            for viewer, data in enumerate(self._arrays):
-                for dealt_card in hands[viewer]:
-                    data[_HAND + dealt_card] = 1
-                    data[_UNSEEN + dealt_card] = 0
-                data[_HAND_SIZES : _HAND_SIZES + len(sizes)] = sizes
-                data[_STOCK] = stock
+            for base, hand in zip(self._bases, hands, strict=True):
+                for dealt_card in hand:
+                    data[base + _HAND + dealt_card] = 1
+                    data[base + _UNSEEN + dealt_card] = 0
+            places, values = changes.dealt[40 - game._stock_pos]
+            flat[places] = values
