@@ -293,8 +293,9 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
 
     def _end_of_hand(self) -> None:
         game = self.game
-        match_over = game._to_move < 0
+        match_over = game.is_over()
         self._hands_done += 1
+        # The hand's points, from the engine's raw record of it (no HandResult is made).
         points = game._finished[-1][3]
         done = match_over or (self.hands is not None and self._hands_done >= self.hands)
         # The match over, the last hand stays in view, its played cards too.
