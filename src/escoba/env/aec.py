@@ -202,7 +202,8 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the agent to move, ascending."""
-        return sorted(self._legal_actions())
+        legal = self._legal  # usually numbered already, for the observation's mask
+        return sorted(self._legal_actions() if legal is None else legal)
 
     def action_of(self, move: Move | str) -> int:
         """The action of a legal move of the agent to move (a Move or its text)."""
