@@ -62,16 +62,36 @@ class _Changes:
     """What a move changes in the arrays of every seat, by the seat that moves (precomputed
     once per seat count and kind of sides)."""
 
-    __slots__ = ("capture", "dealt", "drop", "sweep_counts", "taken")
+    __slots__ = (
+        "bases",
+        "capture",
+        "dealt",
+        "drop",
+        "seat_slots",
+        "side_slots",
+        "sides",
+        "sweep_counts",
+        "taken",
+    )
 
     def __init__(self, players: int, sides: int) -> None:
-        bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
+        self.sides = sides
+        # Where each viewer's array starts in the buffer, and its slot of every seat and side.
+        bases = self.bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
+        self.seat_slots = tuple(
+            tuple((seat - viewer) % players for seat in range(players)) for viewer in range(players)
+        )
+        self.side_slots = tuple(
+            tuple((side - viewer % sides) % sides for side in range(sides))
+            for viewer in range(players)
+        )
 
         def seat_slot(viewer: int, seat: int) -> int:
-            return (seat - viewer) % players
+            return self.seat_slots[viewer][seat]
 
         def side_slot(viewer: int, seat: int) -> int:
-            return (seat % sides - viewer % sides) % sides
+            """The viewer's slot of the seat's side."""
+            return self.side_slots[viewer][seat % sides]
 
         def everywhere(place: Callable[[int], int], value: int) -> list[tuple[int, int]]:
             """One entry of every viewer's array (``place(viewer)``) set to ``value``."""
@@ -162,38 +182,20 @@ class Tracker:
     each move within a hand; :meth:`observation` then gives any seat's array.
     """
 
-    __slots__ = (
-        "_bases",
-        "_changes",
-        "_data",
-        "_flat",
-        "_seat_slots",
-        "_side_slots",
-        "_sides",
-        "views",
-    )
+    __slots__ = ("_changes", "_data", "_flat", "views")
 
     def __init__(self, rules: RuleSet, players: int, partnerships: bool) -> None:
-        sides = self._sides = 2 if partnerships else players
-        self._changes = _changes(players, sides)
+        changes = self._changes = _changes(players, 2 if partnerships else players)
         # The seats' arrays one after another: bytes for reading a hand in full, numpy for
         # a move's few changes in all of them at once.
         data = self._data = bytearray(players * OBSERVATION_SIZE)
-        bases = self._bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
+        bases = changes.bases
         static = bytes(static_features(rules, players, partnerships))
         for base in bases:
             data[base + _STATIC : base + OBSERVATION_SIZE] = static
         flat = self._flat = np.frombuffer(data, dtype=np.int8)
         # Each seat's array, a view into the buffer: an observation is a copy of one.
         self.views = [flat[base : base + OBSERVATION_SIZE] for base in bases]
-        # For a full read: each viewer's slots of every seat and side.
-        self._seat_slots = tuple(
-            tuple((seat - viewer) % players for seat in range(players)) for viewer in range(players)
-        )
-        self._side_slots = tuple(
-            tuple((side - viewer % sides) % sides for side in range(sides))
-            for viewer in range(players)
-        )
 
     def observation(self, seat: int) -> NDArray[np.int8]:
         """The seat's observation array (a new one, the seat's own)."""
@@ -208,11 +210,10 @@ class Tracker:
         sweeps = game._sweeps
         totals = game._totals
         data = self._data
+        changes = self._changes
         taken = 0
         for pile in piles:
             taken |= pile
-        # At the start of a hand most cards are unseen: from that pattern, only the cards in
-        # hand and on the table change (the usual case, unless the dealer swept the table).
         # At the start of a hand most cards are unseen: from that pattern, only the cards in
         # hand and on the table change (the usual case, unless the dealer swept the table).
         fresh = played is None and not taken
@@ -233,10 +234,11 @@ class Tracker:
         hand_number = min(game._hand_number, CAP)
         dealer, to_move, last_capturer = game._dealer, game._to_move, game._last_capturer
         numbers = bytearray(_STATIC - _CARD_ENTRIES)
-        for viewer, base in enumerate(self._bases):
-            seat_slots = self._seat_slots[viewer]
+        for viewer, base in enumerate(changes.bases):
+            seat_slots = changes.seat_slots[viewer]
+            side_slots = changes.side_slots[viewer]
             numbers[:] = _NO_NUMBERS
-            for side, slot in enumerate(self._side_slots[viewer]):
+            for side, slot in enumerate(side_slots):
                 numbers[_SWEEPS - _CARD_ENTRIES + slot] = sweeps[side]
                 numbers[_TOTALS - _CARD_ENTRIES + slot] = capped[side]
             for seat, slot in enumerate(seat_slots):
@@ -259,7 +261,7 @@ class Tracker:
             for card in hands[viewer]:
                 hand |= 1 << card
             bits = hand | table << _TABLE | (_FULL ^ (hand | table | taken)) << _UNSEEN
-            for side, slot in enumerate(self._side_slots[viewer]):
+            for side, slot in enumerate(side_slots):
                 bits |= piles[side] << (_CAPTURED + 40 * slot)
             for seat, slot in enumerate(seat_slots):
                 bits |= played[seat] << (_PLAYED + 40 * slot)
@@ -289,7 +291,7 @@ class Tracker:
                 taken ^= low
             # Only a capture that empties the table can be a sweep.
             if not game._table:
-                sweeps = game._sweeps[seat % self._sides]
+                sweeps = game._sweeps[seat % changes.sides]
                 data = self._data
                 for place in changes.sweep_counts[seat]:
                     data[place] = sweeps
@@ -299,7 +301,7 @@ class Tracker:
         if dealt:
             data = self._data
             hands = game._hands
-            for base, hand in zip(self._bases, hands, strict=True):
+            for base, hand in zip(changes.bases, hands, strict=True):
                 for dealt_card in hand:
                     data[base + _HAND + dealt_card] = 1
                     data[base + _UNSEEN + dealt_card] = 0
