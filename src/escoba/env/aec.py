@@ -414,19 +414,6 @@ def _not_reset() -> EscobaError:
     return EscobaError("the environment has not been reset: call reset() first")
 
 
-def raw_env(
-    rules: str | RuleSet = "escoba",
-    players: int = 2,
-    partnerships: bool = False,
-    render_mode: str | None = None,
-    *,
-    reward: Reward = "points",
-    hands: int | None = None,
-) -> EscobaEnv:
-    """The environment without wrappers (see :class:`EscobaEnv`)."""
-    return EscobaEnv(rules, players, partnerships, render_mode, reward=reward, hands=hands)
-
-
 def env(
     rules: str | RuleSet = "escoba",
     players: int = 2,
@@ -443,4 +430,9 @@ def env(
     PettingZoo's ``OrderEnforcingWrapper`` would make every step up to twice as slow. Wrap it
     yourself if you want its checks.
     """
-    return raw_env(rules, players, partnerships, render_mode, reward=reward, hands=hands)
+    return EscobaEnv(rules, players, partnerships, render_mode, reward=reward, hands=hands)
+
+
+# PettingZoo modules offer both: ``raw_env`` unwrapped, ``env`` wrapped. Ours needs no
+# wrappers, so the two are the same.
+raw_env = env
