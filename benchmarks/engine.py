@@ -11,20 +11,18 @@ the steady state of a long-running process.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import random
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
 from escoba import RULESETS, Game, RuleSet
+from rounds import round_options
 
 CONFIGURATIONS: tuple[tuple[str, str, int, bool], ...] = (
     ("2-player Escoba", "escoba", 2, False),
@@ -80,13 +78,7 @@ def measure(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="rounds per measurement")
-    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per round")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    args = round_options(__doc__)
     results: list[dict[str, object]] = []
     runs = [(c, api) for c in CONFIGURATIONS for api in ("moves", "keys")]
     with Progress(transient=True) as progress:

@@ -15,15 +15,12 @@ round counts.
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import random
 import statistics
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 from rich.console import Console
@@ -32,6 +29,7 @@ from rich.table import Table
 
 from escoba import RULESETS, Game
 from escoba.env import EscobaEnv, env
+from rounds import round_options
 
 CONFIGURATIONS: tuple[tuple[str, str, int, bool], ...] = (
     ("2-player Escoba", "escoba", 2, False),
@@ -104,13 +102,7 @@ def rate(play: Callable[[int], int], seconds: float, first_seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5, help="rounds per measurement")
-    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per round")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
-    args = parser.parse_args()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    args = round_options(__doc__)
     results: list[dict[str, object]] = []
     with Progress(transient=True) as progress:
         task = progress.add_task("random play", total=args.rounds * len(CONFIGURATIONS))
