@@ -36,6 +36,7 @@ import database_fixtures
 from escoba import Card, Game, InvalidCardError
 from escoba.records import replay
 from escoba.server.app import create_app
+from escoba.server.limits import DEFAULT_LIMITS, Limits
 
 TIMEOUT = 15.0
 """Seconds to wait for a message that must come (a failing test, never a hanging one)."""
@@ -51,12 +52,22 @@ def database_url(path: Path) -> str:
     return database_fixtures.current().url(path)
 
 
+TEST_LIMITS = DEFAULT_LIMITS.replace(
+    rooms_per_address=100_000, computer_seats_per_address=300_000, hint_seconds=0.001
+)
+"""The server's limits, but with one address (every test client's) creating rooms freely
+and hints as fast as a test asks: a test module opens many rooms and plays faster than
+people. Tests of those limits pass limits of their own."""
+
+
 @contextmanager
-def running_app(database: Path, *, pace: float = 0.0) -> Iterator[TestClient]:
+def running_app(
+    database: Path, *, pace: float = 0.0, limits: Limits = TEST_LIMITS
+) -> Iterator[TestClient]:
     """A started app on the test database ``database`` names; leaving the block shuts it
     down."""
     databases = database_fixtures.current()
-    app = create_app(databases.url(database), pace=pace)
+    app = create_app(databases.url(database), pace=pace, limits=limits)
     with databases.running(), TestClient(app) as client:
         yield client
 
@@ -551,11 +562,12 @@ def server_process(database: Path, port: int, log: Path) -> Iterator[subprocess.
 
 
 def lift_rate_limit(monkeypatch: Any) -> None:
-    """Let connections send as fast as a test drives them (``rooms.RATE_PER_SECOND``, read
-    on every message, made huge): for tests about something else than the rate limit."""
-    from escoba.server import rooms
+    """Let connections send as fast as a test drives them (``connections.RATE_PER_SECOND``,
+    read for every new connection, made huge): for tests about something else than the rate
+    limit."""
+    from escoba.server import connections
 
-    monkeypatch.setattr(rooms, "RATE_PER_SECOND", 1e9)
+    monkeypatch.setattr(connections, "RATE_PER_SECOND", 1e9)
 
 
 # -- cards named in a message ---------------------------------------------------------------

@@ -290,7 +290,10 @@ def send_and_check(room: Room, sender: Who, payloads: Sequence[str | bytes]) -> 
             assert index < len(got), f"no reply to a message: expected {expect}"
             assert_reply(got[index], expect)
             index += 1
-        if expect.kind in ("played", "joined", "rematch"):
+        # A seat's join changes what everybody sees (who is connected); a spectator's does not.
+        if expect.kind in ("played", "rematch") or (
+            expect.kind == "joined" and expect.seat is not None
+        ):
             broadcasts.append(expect)
     assert index == len(got), f"more than one reply per message: {got[index:]}"
     # A refusal names no card the sender may not see, beyond those it sent itself.

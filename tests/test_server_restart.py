@@ -25,6 +25,7 @@ from server_helpers import (
     is_state,
     join_room,
     moves_played,
+    on_server,
     play_message,
     play_until,
     positions,
@@ -71,7 +72,8 @@ def test_a_match_against_the_computer_survives_a_restart(tmp_path: Path) -> None
         assert new_moves[len(old_moves) - 1][: len(old_moves[-1])] == old_moves[-1]
         assert new_moves[: len(old_moves) - 1] == old_moves[:-1]
         listed = client.get("/api/matches").json()["matches"]
-        assert [(m["room"], m["totals"]) for m in listed] == [(room, final["match"]["totals"])]
+        finished_id = on_server(client, lambda hub: hub.rooms[room].match_id)
+        assert [(m["id"], m["totals"]) for m in listed] == [(finished_id, final["match"]["totals"])]
 
 
 def test_a_three_player_room_survives_a_restart(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ nicknames handed back as plain data.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -24,9 +25,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from escoba.ai.coach import Coach
-from escoba.server import rooms, storage
+from escoba.server import connections, storage
 from escoba.server.app import MAX_BODY_BYTES
+from escoba.server.computers import Thinkers
 from escoba.server.protocol import MAX_MESSAGE_BYTES
 from escoba.server.storage import hash_token
 from server_helpers import (
@@ -261,8 +262,8 @@ def test_the_rate_limit_is_a_token_bucket(
     message over the limit is refused unread (a legal play too); time refills the bucket at
     RATE_PER_SECOND, never beyond RATE_BURST; each connection has its own bucket."""
     clock = FrozenClock()
-    monkeypatch.setattr(rooms, "time", clock)
-    burst = int(rooms.RATE_BURST)
+    monkeypatch.setattr(connections, "time", clock)
+    burst = int(connections.RATE_BURST)
     room, ticket, guest = two_people(client)
     with connect(client, room) as ana, connect(client, room) as bea:
         bea.join(guest["token"])  # one message of Bea's bucket
@@ -294,14 +295,14 @@ def test_the_rate_limit_is_a_token_bucket(
         # 1.5 messages' worth of time: one message goes through, the next does not, unless
         # the one was a play that moved the game on: its allowance is given back (plays are
         # bounded by the turns), so a quick player is never limited.
-        clock.now += 1.5 / rooms.RATE_PER_SECOND
+        clock.now += 1.5 / connections.RATE_PER_SECOND
         mover.send({"type": "ping"})
         assert mover.receive() == {"type": "pong"}
         mover.send({"type": "ping"})
         assert mover.receive()["code"] == "rate_limited"
         # The half left over and 0.6 more make one message; 0.6 alone would not. (Not exactly
         # a half: the clock reads a large float, so an exact sum of 1 could land a hair below.)
-        clock.now += 0.6 / rooms.RATE_PER_SECOND
+        clock.now += 0.6 / connections.RATE_PER_SECOND
         mover.send(move)
         played = mover.receive()
         assert is_state(played) and played["event"]["card"] == move["card"]
@@ -311,7 +312,7 @@ def test_the_rate_limit_is_a_token_bucket(
         mover.send({"type": "ping"})
         assert mover.receive()["code"] == "rate_limited"
         # A long quiet spell fills the bucket up to RATE_BURST, no further.
-        clock.now += 100 * burst / rooms.RATE_PER_SECOND
+        clock.now += 100 * burst / connections.RATE_PER_SECOND
         for _ in range(burst + 1):
             mover.send({"type": "ping"})
         answers = replies(mover, burst + 1)
@@ -323,10 +324,10 @@ def test_a_burst_is_limited_and_the_connection_recovers(client: TestClient) -> N
     """In real time: twice RATE_BURST pings sent at once get at most the burst (and what the
     rate refills meanwhile) answered; every other one is refused; after a pause the same
     connection is served again."""
-    burst = int(rooms.RATE_BURST)
+    burst = int(connections.RATE_BURST)
     room, ticket, _ = two_people(client)
     with connect(client, room) as peer:
-        time.sleep(2 / rooms.RATE_PER_SECOND)
+        time.sleep(2 / connections.RATE_PER_SECOND)
         peer.join(ticket["token"])
         started = time.monotonic()
         for _ in range(2 * burst):
@@ -337,9 +338,9 @@ def test_a_burst_is_limited_and_the_connection_recovers(client: TestClient) -> N
         limited = [answer for answer in answers if answer["type"] == "error"]
         assert pongs + len(limited) == 2 * burst
         assert {answer["code"] for answer in limited} == {"rate_limited"}
-        assert burst - 1 <= pongs <= burst + rooms.RATE_PER_SECOND * elapsed
+        assert burst - 1 <= pongs <= burst + connections.RATE_PER_SECOND * elapsed
         assert answers[: burst - 1] == [{"type": "pong"}] * (burst - 1)
-        time.sleep(3 / rooms.RATE_PER_SECOND)
+        time.sleep(3 / connections.RATE_PER_SECOND)
         for _ in range(2):
             peer.send({"type": "ping"})
             assert peer.receive() == {"type": "pong"}
@@ -350,14 +351,14 @@ def test_one_hint_at_a_time(client: TestClient, monkeypatch: pytest.MonkeyPatch)
     are answered meanwhile; once the hint is sent, another may be asked."""
     entered = threading.Event()
     release = threading.Event()
+    advise = Thinkers.advise
 
-    class SlowCoach(Coach):
-        def advise(self, observation: Any) -> Any:
-            entered.set()
-            assert release.wait(TIMEOUT), "the test never released the hint"
-            return super().advise(observation)
+    async def slow_advice(self: Thinkers, seed: int, observation: Any) -> Any:
+        entered.set()
+        assert await asyncio.to_thread(release.wait, TIMEOUT), "the test never released it"
+        return await advise(self, seed, observation)
 
-    monkeypatch.setattr(rooms, "Coach", SlowCoach)
+    monkeypatch.setattr(Thinkers, "advise", slow_advice)
     room, ticket, guest = two_people(client)
     with connect(client, room) as ana, connect(client, room) as bea:
         ana.join(ticket["token"])
@@ -487,7 +488,7 @@ def test_no_answer_holds_a_token_but_the_seat_ticket(
             json.dumps(bea.until(lambda m: is_state(m) and m["room"]["match_number"] == 2))
         )
     matches = client.get("/api/matches").json()["matches"]
-    assert [match["room"] for match in matches] == [room]
+    assert len(matches) == 1 and "room" not in matches[0], "a public list names no room"
     for path in (
         f"/api/rooms/{room}",
         f"/api/rooms/{room}/cheatsheet",

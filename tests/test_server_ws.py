@@ -18,8 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba import Game, IllegalMoveError, Move
+from escoba.server.connections import RATE_BURST
 from escoba.server.protocol import MAX_MESSAGE_BYTES
-from escoba.server.rooms import RATE_BURST
 from server_helpers import (
     TIMEOUT,
     Closed,
@@ -673,6 +673,7 @@ def test_a_rematch_starts_a_new_match_for_everybody(
     client, ticket, peer, spectator = over
     room = ticket["room"]
     finished = server_record(client, room)
+    finished_totals = on_server(client, lambda hub: list(hub.rooms[room].game.totals))
     peer.send({"type": "rematch"})
     for who in (peer, spectator):
         fresh = who.until(lambda m: is_state(m) and m["room"]["match_number"] == 2)
@@ -687,7 +688,7 @@ def test_a_rematch_starts_a_new_match_for_everybody(
     # The new match is a new deal, and the old one is listed as finished.
     assert server_record(client, room)["seed"] != finished["seed"]
     listed = client.get("/api/matches").json()["matches"]
-    assert [(m["room"], m["number"]) for m in listed] == [(room, 1)]
+    assert [(m["number"], m["totals"]) for m in listed] == [(1, finished_totals)]
     # The rematch is played like the first match.
     state = peer.my_turn()
     peer.send(play_message(state["match"]["legal"][0]))
@@ -713,8 +714,7 @@ def test_an_idle_room_leaves_memory_and_comes_back_intact(client: TestClient) ->
         peer.state_at(moves_played(state) + 1)
         before = peer.my_turn()
         assert on_server(client, lambda hub: hub.evict_idle()) == 0  # connected: kept
-    hub.idle_seconds = 0.0
-    assert on_server(client, lambda hub: hub.evict_idle()) == 1
+    assert on_server(client, lambda hub: hub.evict_idle(idle_seconds=0.0)) == 1
     assert room not in hub.rooms
     with connect(client, room) as peer:
         _, again = peer.join(ticket["token"])

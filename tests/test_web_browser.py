@@ -227,8 +227,8 @@ def _finish_a_match(server: Server) -> int:
         peer = RemotePeer(socket)
         peer.join(ticket["token"])
         play_until([peer], lambda state: state["match"]["over"])
-    listed = httpx.get(server.url + "/api/matches").json()["matches"]
-    return int(next(m["id"] for m in listed if m["room"] == ticket["room"]))
+    listed = httpx.get(server.url + "/api/matches").json()["matches"]  # newest first
+    return int(next(m["id"] for m in listed if m["names"] == ["Ana", "beginner"]))
 
 
 def test_history_lists_a_finished_match_and_replays_it(page: Any, server: Server) -> None:

@@ -147,7 +147,7 @@ def finish_a_match(server: Server, first: str, second: str) -> int:
         bea.join(joined["token"])
         play_until([ana, bea], lambda state: state["match"]["over"])
     listed = httpx.get(server.url + "/api/matches").json()["matches"]
-    return int(next(match["id"] for match in listed if match["room"] == ticket["room"]))
+    return int(next(match["id"] for match in listed if match["names"] == [first, second]))
 
 
 def test_nicknames_in_the_history_and_the_replay(page: Any, server: Server) -> None:

@@ -21,7 +21,14 @@ from ..moves import Move
 from ..observation import Observation, Play
 from ..rules import RuleSet
 
-__all__ = ["SESSION_FORMAT", "SESSION_VERSION", "Played", "Session", "SessionError"]
+__all__ = [
+    "SESSION_FORMAT",
+    "SESSION_VERSION",
+    "ComputerTurn",
+    "Played",
+    "Session",
+    "SessionError",
+]
 
 SESSION_FORMAT: Final = "escoba-session"
 SESSION_VERSION: Final = 1
@@ -44,6 +51,21 @@ class Played:
     """The hand it was played in (hands finished before it)."""
     hand_ended: bool
     """This move ended the hand (its result is ``game.results[hand_number]``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerTurn:
+    """Everything a computer seat's choice depends on: a small value that can be sent to
+    another process (a server thinks there) and gives the same move wherever it is chosen."""
+
+    seat: int
+    level: str
+    seed: int
+    observation: Observation
+    legal: tuple[Move, ...]
+
+    def choose(self) -> Move:
+        return make_player(self.level, self.seed).choose(self.observation, list(self.legal))
 
 
 class Session:
@@ -161,13 +183,22 @@ class Session:
 
     def computer_choice(self) -> Move:
         """The move the computer seat to move chooses; changes nothing."""
+        return self.computer_turn().choose()
+
+    def computer_turn(self) -> ComputerTurn:
+        """What the computer seat to move chooses from; changes nothing."""
         seat = self.game.to_move
         if seat is None or self.is_person(seat):
             raise SessionError("no computer seat is to move")
         level = self.levels[seat]
         assert level is not None
-        player = make_player(level, self._player_seed(seat))
-        return player.choose(self.game.observation(seat), self.game.legal_moves())
+        return ComputerTurn(
+            seat,
+            level,
+            self._player_seed(seat),
+            self.game.observation(seat),
+            tuple(self.game.legal_moves()),
+        )
 
     def _player_seed(self, seat: int) -> int:
         game = self.game

@@ -11,11 +11,13 @@ import asyncio
 import contextlib
 import gc
 import logging
+import time
 from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Final
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -41,6 +43,9 @@ from ..rules import (
     preset_name,
 )
 from . import scorepad_api
+from .connections import RATE_PER_SECOND, Connection
+from .hub import Hub
+from .limits import DEFAULT_LIMITS, Limits
 from .protocol import (
     MAX_MESSAGE_BYTES,
     CreateRoom,
@@ -55,7 +60,7 @@ from .protocol import (
     parse_client_message,
     result_view,
 )
-from .rooms import RATE_PER_SECOND, Connection, Hub, Refusal, Room
+from .rooms import Refusal, Room
 from .storage import SeatRow, Storage, default_database_url
 
 __all__ = ["WEB", "create_app"]
@@ -98,26 +103,43 @@ def _validation_text(error: ValidationError | RequestValidationError) -> str:
     return "; ".join(parts)
 
 
-def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI:
+def create_app(
+    database_url: str | None = None,
+    *,
+    pace: float = 0.7,
+    limits: Limits = DEFAULT_LIMITS,
+    origins: Sequence[str] = (),
+) -> FastAPI:
     """The application on a database (SQLite in the user's data directory by default);
-    ``pace`` is the pause in seconds before each computer move."""
+    ``pace`` is the time in seconds each computer move takes, ``limits`` bound what clients
+    may hold or ask, and ``origins`` are the web origins besides the server's own whose pages
+    may open its WebSockets (``https://example.org``)."""
     storage = Storage(database_url or default_database_url())
+    allowed_origins = {origin.rstrip("/").lower() for origin in origins}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(storage.migrate)
-        hub = Hub(storage, pace=pace)
+        hub = Hub(storage, pace=pace, limits=limits)
         app.state.hub = hub
+        # What exists now (modules, the app) lives as long as the server: keep it out of the
+        # collector's full passes, once. Anything made later is collected as usual.
+        gc.collect()
+        gc.freeze()
         resumed = await hub.resume()
         if resumed:
-            log.info("resumed %d unfinished matches", resumed)
-        settling = asyncio.create_task(_settle_old_objects())
+            log.info("resuming %d unfinished matches", resumed)
         yield
-        settling.cancel()
         await hub.close()
         storage.close()
 
-    app = FastAPI(title="escoba", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(
+        title="escoba",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        redirect_slashes=False,  # a redirect would be built from the client's Host header
+    )
     app.add_middleware(BodyLimit)
     app.state.storage = storage
 
@@ -189,9 +211,9 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
         }
 
     @app.post("/api/rooms", status_code=201)
-    async def create_room(request: CreateRoom) -> SeatTicket:
+    async def create_room(request: CreateRoom, http: Request) -> SeatTicket:
         """Open a room; the answer holds the creator's seat token, shown only this once."""
-        return await hub().create(request)
+        return await hub().create(request, _address(http.client))
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: str) -> RoomInfo:
@@ -222,12 +244,11 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     @app.get("/api/matches")
     async def finished_matches() -> dict[str, list[MatchSummary]]:
         """Finished matches, newest first."""
-        rows = await asyncio.to_thread(storage.finished_matches)
+        rows = await hub().stored(storage.finished_matches)
         return {
             "matches": [
                 MatchSummary(
                     id=match.id,
-                    room=room.id,
                     number=match.number,
                     preset=preset_name(RuleSet.from_dict(room.rules)),
                     players=room.players,
@@ -245,15 +266,16 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     @app.get("/api/matches/{match_id}/replay")
     async def match_replay(match_id: int) -> dict[str, Any]:
         """A finished match, every step with every hand shown (unfinished ones stay hidden)."""
-        found = await asyncio.to_thread(storage.match_record, match_id)
-        if found is None or found[0].finished_at is None:
+        # One lookup that finds finished matches only: an unfinished match and a missing one
+        # are answered alike, and as fast.
+        found = await hub().stored(storage.finished_match_record, match_id)
+        if found is None:
             raise Refusal("not_found", f"no finished match {match_id}", 404)
         match, room, record = found
-        seats = await asyncio.to_thread(storage.seats, room.id)
-        steps = await asyncio.to_thread(replay_steps, record)
+        seats = await hub().stored(storage.seats, room.id)
+        steps = await hub().stored(replay_steps, record)
         return {
             "match": match_id,
-            "room": room.id,
             "preset": preset_name(RuleSet.from_dict(room.rules)),
             "rules": room.rules,
             "players": room.players,
@@ -270,31 +292,29 @@ def create_app(database_url: str | None = None, *, pace: float = 0.7) -> FastAPI
     @app.websocket("/ws/rooms/{room_id}")
     async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.accept()
+        if not _origin_allowed(websocket, allowed_origins):
+            await _refuse_socket(
+                websocket, Refusal("bad_origin", "pages of another site may not open rooms"), 4403
+            )
+            return
         try:
             room = await hub().room(room_id)
         except Refusal as refusal:
-            await websocket.send_text(refusal.to_message().model_dump_json())
-            await websocket.close(code=4404)
+            await _refuse_socket(websocket, refusal, 4404 if refusal.status == 404 else 4503)
             return
-        connection = Connection(websocket)
+        connection = Connection(websocket, limits.send_backlog, limits.send_seconds)
+        hub().handlers += 1
         pump = asyncio.create_task(connection.pump())
         try:
-            while not connection.closed:
-                received = await websocket.receive()
-                if received["type"] == "websocket.disconnect":
-                    break
-                data = received.get("text")
-                if data is None:
-                    data = received.get("bytes") or b""
-                await _answer(room, connection, data)
-        except WebSocketDisconnect:
-            pass
+            await _serve_socket(websocket, room, connection, limits.join_seconds)
         finally:
-            room.leave(connection)
-            with contextlib.suppress(Exception):
+            hub().handlers -= 1
+            room.leave(connection)  # closes it: the pump ends however full its queue
+            pump.cancel()
+            with contextlib.suppress(BaseException):
                 await pump
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await asyncio.wait_for(websocket.close(), 1.0)
 
     return app
 
@@ -350,20 +370,6 @@ class BodyLimit:
             await refusal(scope, receive, send)
 
 
-FREEZE_EVERY: Final = 30.0
-"""Seconds between moves of the surviving objects out of the collector's sight."""
-
-
-async def _settle_old_objects() -> None:
-    """Keep the cycle collector's full passes short: objects that survived a while (rooms,
-    matches, the engine's memo of table sums) are moved to the permanent generation, so a
-    full pass looks at recent objects only, instead of stalling every client for 100 ms and
-    more on a busy server."""
-    while True:
-        gc.freeze()
-        await asyncio.sleep(FREEZE_EVERY)
-
-
 def _names(seats: Sequence[SeatRow]) -> list[str]:
     return [seat.nickname or seat.level or "?" for seat in seats]
 
@@ -373,6 +379,72 @@ def _utc(moment: datetime | None) -> str:
     if moment is None:
         return ""
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def _address(client: Any) -> str:
+    """The client's address, as the limits count it (behind a proxy: the proxy's)."""
+    return str(client.host) if client is not None else ""
+
+
+def _origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:
+    """A page may open the room's socket only from this server's own site (or one named
+    with ``origins``); clients that are not browsers send no Origin and are let in."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/").lower()
+    host = websocket.headers.get("host", "").lower()
+    return origin in allowed or (bool(host) and urlsplit(origin).netloc == host)
+
+
+async def _refuse_socket(websocket: WebSocket, refusal: Refusal, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.send_text(refusal.to_message().model_dump_json()), 1.0)
+        await asyncio.wait_for(websocket.close(code=code), 1.0)
+
+
+async def _serve_socket(
+    websocket: WebSocket, room: Room, connection: Connection, join_seconds: float
+) -> None:
+    """Read the client's messages until it goes or its connection is closed (by a full
+    queue, a stuck send, the server stopping): whichever comes first ends the handler. A
+    connection that has not joined or watched within ``join_seconds`` is closed."""
+    deadline = time.monotonic() + join_seconds
+    ended = asyncio.ensure_future(connection.ended.wait())
+    try:
+        while not connection.closed:
+            receiving = asyncio.ensure_future(websocket.receive())
+            wait = None if connection.joined else max(0.0, deadline - time.monotonic())
+            done, _ = await asyncio.wait(
+                {receiving, ended}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
+            )
+            if receiving not in done:
+                receiving.cancel()
+                with contextlib.suppress(BaseException):
+                    await receiving
+                if not done:  # the join deadline passed
+                    connection.send(
+                        ErrorMessage(
+                            code="join_timeout",
+                            message=f"send 'join' or 'watch' within {join_seconds:g} seconds",
+                        )
+                    )
+                    connection.finish()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(connection.ended.wait(), 1.0)
+                return
+            try:
+                received = receiving.result()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if received["type"] == "websocket.disconnect":
+                return
+            data = received.get("text")
+            if data is None:
+                data = received.get("bytes") or b""
+            await _answer(room, connection, data)
+    finally:
+        ended.cancel()
 
 
 async def _answer(room: Room, connection: Connection, data: str | bytes) -> None:

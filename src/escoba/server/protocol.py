@@ -299,8 +299,9 @@ class MatchSummary(_Message):
     """A finished match in the history list."""
 
     id: int
-    room: str
     number: int
+    """The match's number in its room (1, 2 after a rematch, ...); the room itself is not
+    named: rooms are found by their link only."""
     preset: str | None
     players: int
     partnerships: bool

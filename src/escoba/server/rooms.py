@@ -3,7 +3,8 @@
 The server is authoritative. A room holds the match (a :class:`~escoba.play.session.Session`
 rebuilt from storage when needed); every intention from a connection is checked by the engine
 under the room's lock, stored, and only then sent out, each connection receiving its own
-seat's view. Computer seats think in a worker thread so the event loop stays free.
+seat's view. Computer seats and hints are worked out in worker processes, outside the lock;
+a computer's move is applied only if the position is still the one it was chosen for.
 """
 
 from __future__ import annotations
@@ -13,38 +14,28 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Final, Protocol
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
-from ..ai.coach import Coach, MoveAdvice
+from ..ai.coach import MoveAdvice
 from ..cards import DeckStyle
-from ..errors import (
-    EscobaError,
-    IllegalMoveError,
-    InvalidCardError,
-    InvalidMoveError,
-    RulesError,
-)
+from ..errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
 from ..game import Game
 from ..messages import Message
 from ..moves import Move
 from ..play.render import Words
 from ..play.session import Session
 from ..rules import RULESETS, RuleSet, preset_name
+from .computers import Busy
+from .connections import Connection, TokenBucket
 from .protocol import (
-    MAX_NICKNAME,
-    CreateRoom,
     ErrorMessage,
     EventView,
     HintMove,
     HintReply,
     HintRequest,
     JoinMessage,
-    JoinRoom,
     MatchView,
     PingMessage,
     PlayMessage,
@@ -52,7 +43,6 @@ from .protocol import (
     RematchMessage,
     RoomInfo,
     SeatInfo,
-    SeatTicket,
     StateMessage,
     WatchMessage,
     WelcomeMessage,
@@ -61,20 +51,18 @@ from .protocol import (
     parse_move,
     play_view,
 )
-from .storage import MoveWrite, Storage, hash_token, token_matches
+from .storage import MoveWrite, token_matches
 
-__all__ = ["Connection", "Hub", "Refusal", "Room"]
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Refusal", "Room", "SeatState"]
 
 log = logging.getLogger("escoba.server")
 
-SEND_QUEUE: Final = 64
-"""Messages waiting for a slow client before it is disconnected."""
-IDLE_SECONDS: Final = 600.0
-"""A room nobody is connected to leaves memory after this long (it stays in storage)."""
-RATE_PER_SECOND: Final = 20.0
-"""Messages a connection may send per second, on average..."""
-RATE_BURST: Final = 40.0
-"""...and at once after a quiet spell."""
+RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
+"""Pauses before a computer tries again to store a move that storage refused (the last one
+repeats until storage works)."""
 
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not a failure of the server)
@@ -88,66 +76,6 @@ class Refusal(Exception):  # noqa: N818 (a refusal is not a failure of the serve
 
     def to_message(self) -> ErrorMessage:
         return ErrorMessage(code=self.code, message=self.message)
-
-
-class Outlet(Protocol):
-    """Where a connection's messages go (a WebSocket in the app, a list in tests)."""
-
-    async def send_text(self, data: str) -> None: ...
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client connection: its seat once joined (None while watching or not yet joined)."""
-
-    outlet: Outlet
-    seat: int | None = None
-    joined: bool = False
-    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE))
-    closed: bool = False
-    hint: asyncio.Task[None] | None = None
-    """The hint being worked out for this connection, if any."""
-    _allowance: float = RATE_BURST
-    _checked: float = field(default_factory=time.monotonic)
-
-    def allow(self) -> bool:
-        """Whether one more message is within the rate limit (a token bucket)."""
-        now = time.monotonic()
-        self._allowance = min(RATE_BURST, self._allowance + (now - self._checked) * RATE_PER_SECOND)
-        self._checked = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-    def refund(self) -> None:
-        """Give back the allowance of a message that moved the game on: plays are bounded by
-        the turns, so a quick player is never limited, only a flood of refused messages."""
-        self._allowance = min(RATE_BURST, self._allowance + 1)
-
-    def send(self, message: BaseModel) -> None:
-        """Queue a message; a client too slow to keep up is dropped rather than waited for."""
-        if not self.closed:
-            self.send_serialised(message.model_dump_json())
-
-    def send_serialised(self, data: str) -> None:
-        """Queue a message already serialised to JSON (one text shared by many connections)."""
-        if self.closed:
-            return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            self.close()
-
-    def close(self) -> None:
-        self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        """Send queued messages in order until closed."""
-        while (data := await self.queue.get()) is not None:
-            await self.outlet.send_text(data)
 
 
 @dataclass
@@ -178,7 +106,14 @@ class Room:
         self.connections: set[Connection] = set()
         self._computers: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._hints: dict[int, asyncio.Task[None]] = {}
+        """The hint being worked out for each seat, if any."""
+        self._hint_rates: dict[int, TokenBucket] = {}
         self.last_active = time.monotonic()
+
+    @property
+    def computer_seats(self) -> int:
+        return sum(state.level is not None for state in self.seats)
 
     def idle(self) -> bool:
         """Nobody connected and nothing going on: the room may leave memory."""
@@ -197,6 +132,11 @@ class Room:
     @property
     def game(self) -> Game:
         return self.session.game
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Which match and how far into it: a search's answer is for this position only."""
+        return (self.match_id, self.moves_stored)
 
     # -- views
 
@@ -231,6 +171,9 @@ class Room:
             return match_view(self.game.observation(0), spectator=True)
         return match_view(self.game.observation(connection.seat))
 
+    def state(self, connection: Connection) -> StateMessage:
+        return StateMessage(room=self.info(), match=self.view(connection))
+
     def broadcast(self, event: EventView | None = None, hand_ended: bool = False) -> None:
         """Send every joined connection its seat's state: each view is built and serialised
         once per seat (and once for all spectators), however many connections share it."""
@@ -262,13 +205,7 @@ class Room:
         elif isinstance(message, PlayMessage):
             await self._play(connection, message)
         elif isinstance(message, HintRequest):
-            # Worked out beside the connection's other messages, one at a time.
-            if connection.hint is not None and not connection.hint.done():
-                raise Refusal("hint_pending", "a hint is being worked out; wait for it")
-            self._check_hint(connection)
-            connection.hint = asyncio.get_running_loop().create_task(
-                self._hint(connection, message)
-            )
+            self._ask_hint(connection, message)
         elif isinstance(message, RematchMessage):
             await self._rematch(connection)
         else:  # pragma: no cover - the protocol's union is exhaustive
@@ -277,6 +214,7 @@ class Room:
     async def _join(self, connection: Connection, message: JoinMessage | WatchMessage) -> None:
         if connection.joined:
             raise Refusal("already_joined", "this connection has already joined the room")
+        limits = self.hub.limits
         seat: int | None = None
         if isinstance(message, JoinMessage):
             matches = [
@@ -287,13 +225,30 @@ class Room:
             if not matches:
                 raise Refusal("bad_token", "this seat token belongs to no seat in this room")
             seat = matches[0]
+            open_here = sum(c.seat == seat for c in self.connections)
+            if open_here >= limits.connections_per_seat:
+                raise Refusal(
+                    "too_many_connections",
+                    f"seat {seat} already has {open_here} connections open "
+                    f"(at most {limits.connections_per_seat}); close one first",
+                )
+        else:
+            watching = sum(c.seat is None for c in self.connections)
+            if watching >= limits.spectators_per_room:
+                raise Refusal(
+                    "too_many_spectators",
+                    f"this room already has {watching} spectators, the most it takes",
+                )
         # Under the lock: a move being stored is not shown to anyone before it is stored.
         async with self.lock:
             connection.seat = seat
             connection.joined = True
             self.connections.add(connection)
             connection.send(WelcomeMessage(seat=seat, room=self.info()))
-            self.broadcast()  # everybody sees who is connected now
+            if seat is None:
+                connection.send(self.state(connection))  # nobody else's view changed
+            else:
+                self.broadcast()  # everybody sees who is connected now
 
     def leave(self, connection: Connection) -> None:
         self.last_active = time.monotonic()
@@ -301,9 +256,12 @@ class Room:
         if connection in self.connections:
             self.connections.discard(connection)
             if connection.joined and connection.seat is not None:
-                task = asyncio.get_running_loop().create_task(self._broadcast_locked())
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+                self._in_background(self._broadcast_locked())
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _broadcast_locked(self) -> None:
         async with self.lock:
@@ -332,7 +290,8 @@ class Room:
 
     async def _apply(self, *, move_seat: int, move: Move) -> None:
         """Play a move, store it durably, then tell everybody (lock held). A person's illegal
-        move is refused (the engine names why) and changes nothing."""
+        move is refused (the engine names why) and changes nothing; a move storage refuses
+        is taken back, so memory and storage agree, and refused as ``storage_failed``."""
         game = self.game
         if self.session.is_person(move_seat):
             try:
@@ -341,7 +300,8 @@ class Room:
                 raise Refusal("illegal_move", str(error)) from None
         else:
             advanced = self.session.advance(move)
-            assert advanced is not None
+            if advanced is None:  # pragma: no cover - the caller checked the turn
+                raise Refusal("not_your_turn", "no computer seat is to move")
             played = advanced
         number = self.moves_stored
         write = MoveWrite.of(
@@ -355,9 +315,10 @@ class Room:
         )
         try:
             await self.hub.writer.write(write)
-        except Exception:
-            log.exception("storing a move failed in room %s; reloading it", self.id)
-            await self.hub.reload(self)
+        except Exception as error:
+            log.warning("room %s: a move could not be stored (%s)", self.id, error)
+            previous = without_last_move(game, played.hand_number)
+            self.play_on(session_of(previous, self.seats, self.session.seed), self.match_id)
             raise Refusal(
                 "storage_failed", "the move could not be stored; try again", 503
             ) from None
@@ -366,25 +327,53 @@ class Room:
         event = play_view(played.seat, played.move.card, played.move.captures, played.sweep)
         self.broadcast(event, played.hand_ended)
 
-    def _check_hint(self, connection: Connection) -> None:
+    # -- hints
+
+    def _check_hint(self, connection: Connection) -> int:
         if connection.seat is None:
             raise Refusal("not_seated", "spectators get no hints")
         if self.game.to_move != connection.seat:
             raise Refusal("not_your_turn", "hints are given when it is your turn")
+        return connection.seat
 
-    async def _hint(self, connection: Connection, message: HintRequest) -> None:
+    def _ask_hint(self, connection: Connection, message: HintRequest) -> None:
+        """Start working out a hint, one at a time per seat however many connections it
+        has, and a few a minute at most; it is sent beside the connection's other
+        messages."""
+        seat = self._check_hint(connection)
+        pending = self._hints.get(seat)
+        if pending is not None and not pending.done():
+            raise Refusal("hint_pending", "a hint is being worked out; wait for it")
+        limits = self.hub.limits
+        rate = self._hint_rates.setdefault(seat, TokenBucket(1 / limits.hint_seconds, 3))
+        if not rate.allow():
+            raise Refusal(
+                "hint_too_soon",
+                f"hints come at most one every {limits.hint_seconds:g} seconds; wait a moment",
+            )
+        task = asyncio.get_running_loop().create_task(self._hint(connection, message, seat))
+        self._hints[seat] = task
+
+    async def _hint(self, connection: Connection, message: HintRequest, seat: int) -> None:
         async with self.lock:  # the position as stored, not one halfway through a move
-            try:
-                self._check_hint(connection)
-            except Refusal as refusal:
-                connection.send(refusal.to_message())
+            if self.game.to_move != seat:
+                connection.send(
+                    ErrorMessage(
+                        code="not_your_turn", message="hints are given when it is your turn"
+                    )
+                )
                 return
-            assert connection.seat is not None
-            observation = self.game.observation(connection.seat)
-            asked_at = (self.match_id, self.moves_stored)
-            coach = Coach(seed=self.session.seed ^ self.moves_stored)
-        advice = await asyncio.to_thread(coach.advise, observation)
-        if (self.match_id, self.moves_stored) != asked_at:
+            observation = self.game.observation(seat)
+            asked_at = self.position
+            seed = self.session.seed ^ self.moves_stored
+        try:
+            advice = await self.hub.thinkers.advise(seed, observation)
+        except Busy:
+            connection.send(
+                ErrorMessage(code="busy", message="the coach is busy; ask again in a moment")
+            )
+            return
+        if self.position != asked_at:
             return  # the position moved on meanwhile: old advice would mislead
         connection.send(
             HintReply(
@@ -400,6 +389,8 @@ class Room:
             )
         )
 
+    # -- rematch
+
     async def _rematch(self, connection: Connection) -> None:
         async with self.lock:
             if connection.seat is None:
@@ -409,10 +400,10 @@ class Room:
             old = self.game
             seed = new_seed()
             game = Game(old.rules, old.players, old.partnerships, seed=seed)
-            match = await asyncio.to_thread(
+            match = await self.hub.stored(
                 self.hub.storage.new_match, self.id, self.match_number + 1, game, seed
             )
-            self.play_on(_session(game, self.seats, seed), match.id)
+            self.play_on(session_of(game, self.seats, seed), match.id)
             self.match_number += 1
             self.broadcast()
         self.wake_computers()
@@ -425,26 +416,40 @@ class Room:
             self._computers = asyncio.get_running_loop().create_task(self._run_computers())
 
     async def _run_computers(self) -> None:
+        """Play the computer seats' turns. The search runs in a worker, not under the lock
+        (people may join, watch or ask meanwhile); its move is applied only if nothing was
+        played in between. Every move takes the same pause however long its search took, so
+        the pause tells nothing of the computer's hand. A move storage refuses is tried
+        again, later and later, until storage works."""
+        failures = 0
         while True:
             seat = self.game.to_move
             if seat is None or self.session.is_person(seat):
                 return
-            await asyncio.sleep(self.hub.pace)
+            turn = self.session.computer_turn()
+            asked_at = self.position
+            started = time.monotonic()
+            move = await self.hub.thinkers.choose(turn)
+            await asyncio.sleep(max(0.0, self.hub.pace - (time.monotonic() - started)))
             async with self.lock:
-                seat = self.game.to_move
-                if seat is None or self.session.is_person(seat):
-                    return
-                move = await asyncio.to_thread(self.session.computer_choice)
+                if self.position != asked_at:
+                    continue  # a rematch or a reload meanwhile: think again
                 try:
                     await self._apply(move_seat=seat, move=move)
-                except Refusal:
-                    return  # storage failed and the room was reloaded; try again when woken
+                except Refusal:  # storage failed; the move was taken back
+                    failures += 1
+                else:
+                    failures = 0
+                    continue
+            await asyncio.sleep(RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1])
 
     async def close(self) -> None:
-        if self._computers is not None:
-            self._computers.cancel()
+        tasks = [task for task in (self._computers, *self._hints.values()) if task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._computers
+                await task
         for connection in list(self.connections):
             connection.close()
 
@@ -476,7 +481,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def _session(game: Game, seats: Sequence[SeatState], seed: int) -> Session:
+def session_of(game: Game, seats: Sequence[SeatState], seed: int) -> Session:
     levels = [state.level for state in seats]
     person = next(seat for seat, level in enumerate(levels) if level is None)
     return Session(game, levels, person=person, seed=seed)
@@ -493,197 +498,10 @@ def rules_of(preset: str, options: dict[str, object]) -> RuleSet:
         raise Refusal("bad_rules", str(error)) from None
 
 
-def clean_nickname(nickname: str) -> str:
-    """Nicknames are shown to others: one line of printable text."""
-    cleaned = " ".join("".join(ch for ch in nickname if ch.isprintable()).split())
-    if not cleaned:
-        raise Refusal("bad_nickname", "the nickname must hold a visible character")
-    return cleaned[:MAX_NICKNAME]
-
-
-class MoveWriter:
-    """Stores moves in batches: whatever arrived while the last batch was being committed goes
-    into the next transaction, so many matches share one commit. Each caller waits until its
-    own move is committed."""
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
-        self._wake = asyncio.Event()
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-writer")
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def write(self, move: MoveWrite) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((move, done))
-        self._wake.set()
-        await done
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            batch, self._waiting = self._waiting, []
-            if not batch:
-                continue
-            try:
-                await loop.run_in_executor(
-                    self._thread, self.storage.write_moves, [move for move, _ in batch]
-                )
-            except Exception as error:
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(error)
-            else:
-                for _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-
-    async def close(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._thread.shutdown(wait=True)
-
-
-class Hub:
-    """Every room the server knows, loaded from storage on demand."""
-
-    def __init__(
-        self, storage: Storage, *, pace: float = 0.7, idle_seconds: float = IDLE_SECONDS
-    ) -> None:
-        self.storage = storage
-        self.pace = pace
-        self.idle_seconds = idle_seconds
-        self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
-        self.writer = MoveWriter(storage)
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        """Let go of rooms nobody has used for a while: their matches are in storage, and a
-        room is loaded again when someone comes back, so memory holds only the active rooms."""
-        while True:
-            await asyncio.sleep(min(60.0, self.idle_seconds))
-            self.evict_idle()
-
-    def evict_idle(self) -> int:
-        """Drop the idle rooms from memory; how many."""
-        now = time.monotonic()
-        idle = [
-            room_id
-            for room_id, room in self.rooms.items()
-            if room.idle() and now - room.last_active >= self.idle_seconds
-        ]
-        for room_id in idle:
-            del self.rooms[room_id]
-        return len(idle)
-
-    async def resume(self) -> int:
-        """Load every unfinished match and let its computer players go on; how many."""
-        room_ids = await asyncio.to_thread(self.storage.unfinished_rooms)
-        for room_id in room_ids:
-            room = await self.room(room_id)
-            room.wake_computers()
-        return len(room_ids)
-
-    async def room(self, room_id: str) -> Room:
-        room = self.rooms.get(room_id)
-        if room is not None:
-            room.last_active = time.monotonic()
-            return room
-        async with self._loading:
-            room = self.rooms.get(room_id)
-            if room is None:
-                room = await self._load(room_id)
-                self.rooms[room_id] = room
-            return room
-
-    async def _load(self, room_id: str) -> Room:
-        if len(room_id) > 32:
-            raise Refusal("not_found", "no room has this link", 404)
-        stored = await asyncio.to_thread(self.storage.room, room_id)
-        if stored is None:
-            raise Refusal("not_found", "no room has this link", 404)
-        seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
-        return Room(
-            self,
-            room_id,
-            seats,
-            _session(stored.game, seats, stored.match.seed),
-            stored.match.id,
-            stored.match.number,
-        )
-
-    async def reload(self, room: Room) -> None:
-        """Rebuild a room's match from storage after a failed write."""
-        stored = await asyncio.to_thread(self.storage.room, room.id)
-        assert stored is not None
-        room.play_on(_session(stored.game, room.seats, stored.match.seed), stored.match.id)
-
-    async def create(self, request: CreateRoom) -> SeatTicket:
-        rules = rules_of(request.rules, dict(request.options))
-        if len(request.seats) != request.players:
-            raise Refusal(
-                "bad_seats",
-                f"give one seat entry per player: {request.players} players, "
-                f"{len(request.seats)} seats",
-            )
-        if request.partnerships and request.players != 4:
-            raise Refusal("bad_seats", "partnerships need 4 players")
-        levels = [None if kind == "person" else kind for kind in request.seats]
-        people = [seat for seat, level in enumerate(levels) if level is None]
-        if not people:
-            raise Refusal("bad_seats", "at least one seat must be a person's")
-        seat = people[0] if request.seat is None else request.seat
-        if seat not in people:
-            raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
-        nickname = clean_nickname(request.nickname)
-        seed = new_seed()
-        try:
-            game = Game(rules, request.players, request.partnerships, seed=seed)
-        except EscobaError as error:
-            raise Refusal("bad_rules", str(error)) from None
-        room_id = new_room_id()
-        token = new_token()
-        match = await asyncio.to_thread(self.storage.create_room, room_id, game, levels, seed=seed)
-        await asyncio.to_thread(self.storage.take_seat, room_id, seat, nickname, token)
-        room = await self.room(room_id)
-        assert room.match_id == match.id
-        room.wake_computers()
-        return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
-
-    async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
-        room = await self.room(room_id)
-        nickname = clean_nickname(request.nickname)
-        async with room.lock:
-            free = [
-                seat
-                for seat, state in enumerate(room.seats)
-                if state.level is None and state.token_hash is None
-            ]
-            if request.seat is not None:
-                if request.seat >= len(room.seats) or room.seats[request.seat].level is not None:
-                    raise Refusal("bad_seat", f"seat {request.seat} is not a person's seat")
-                if request.seat not in free:
-                    raise Refusal("seat_taken", f"seat {request.seat} is taken", 409)
-                seat = request.seat
-            elif free:
-                seat = free[0]
-            else:
-                raise Refusal("room_full", "every person's seat in this room is taken", 409)
-            token = new_token()
-            await asyncio.to_thread(self.storage.take_seat, room_id, seat, nickname, token)
-            room.seats[seat].nickname = nickname
-            room.seats[seat].token_hash = hash_token(token)
-            room.broadcast()
-        return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
-
-    async def close(self) -> None:
-        self._sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._sweeper
-        for room in list(self.rooms.values()):
-            await room.close()
-        await self.writer.close()
+def without_last_move(game: Game, hand_number: int) -> Game:
+    """``game`` as it was before its last move, played in hand ``hand_number``: rebuilt from
+    its record (the decks are in it, so playing the move again deals the same cards)."""
+    record = game.record()
+    hands = record["hands"][: hand_number + 1]
+    hands[-1]["moves"].pop()
+    return Game.from_record({**record, "hands": hands})

@@ -1,0 +1,111 @@
+"""The computer players' and the coach's worker processes.
+
+Searches run in processes of their own, so a room full of ``expert`` seats takes a worker's
+core, never the event loop's (a thread would share the interpreter lock with it) nor the
+threads that talk to the database. The pool is bounded twice: ``workers`` processes, and
+``backlog`` searches waiting for one; a hint beyond the backlog is refused as busy, a
+computer's move just waits its turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copyreg
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
+
+from ..ai.coach import Advice, Coach
+from ..moves import Move
+from ..observation import Observation
+from ..play.session import ComputerTurn
+
+__all__ = ["Busy", "Thinkers"]
+
+T = TypeVar("T")
+
+PRELOAD: Final = ["escoba.ai", "escoba.server.computers"]
+"""Imported once by the fork server, so a new worker starts ready to think."""
+
+
+def _read_only(mapping: MappingProxyType[Any, Any]) -> tuple[Any, ...]:
+    return (_read_only_again, (dict(mapping),))
+
+
+def _read_only_again(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(mapping)
+
+
+# Finished hands' scores are read-only mappings, which do not pickle on their own: an
+# observation sent to a worker carries them.
+copyreg.pickle(MappingProxyType, _read_only)
+
+
+class Busy(Exception):  # noqa: N818 (a state the caller answers, not a failure)
+    """Every worker is busy and the backlog is full."""
+
+
+def _choose(turn: ComputerTurn) -> Move:
+    return turn.choose()
+
+
+def _advise(seed: int, observation: Observation) -> Advice:
+    return Coach(seed=seed).advise(observation)
+
+
+class Thinkers:
+    """A bounded pool of worker processes, started when first needed."""
+
+    def __init__(self, workers: int, backlog: int) -> None:
+        self.workers = workers
+        self.backlog = backlog
+        self.waiting = 0
+        """Searches handed to the pool and not yet answered."""
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # A fork server: forking the server itself would copy its threads' locks.
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
+
+    async def _run(self, work: Callable[..., T], *args: object) -> T:
+        loop = asyncio.get_running_loop()
+        self.waiting += 1
+        try:
+            for attempt in range(2):
+                try:
+                    return await loop.run_in_executor(self._executor(), work, *args)
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): start a fresh pool, once.
+                    self._discard()
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            self.waiting -= 1
+
+    async def choose(self, turn: ComputerTurn) -> Move:
+        """The computer's move; waits for a worker however long the queue."""
+        return await self._run(_choose, turn)
+
+    async def advise(self, seed: int, observation: Observation) -> Advice:
+        """The coach's advice; raises :class:`Busy` when the backlog is full."""
+        if self.waiting >= self.backlog:
+            raise Busy
+        return await self._run(_advise, seed, observation)
+
+    def _discard(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers: nothing waiting starts, and a search under way (bounded by its
+        level's budget) is the last."""
+        self._discard()

@@ -1,0 +1,301 @@
+"""The hub: every room the server holds, the services rooms share (storage and its threads,
+the move writer, the computers' workers), and the limits on what clients may create.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, ParamSpec, TypeVar
+
+from ..errors import EscobaError
+from ..game import Game
+from . import rooms
+from .computers import Thinkers
+from .limits import DEFAULT_LIMITS, Limits
+from .nicknames import NicknameError, clean_nickname
+from .protocol import CreateRoom, JoinRoom, SeatTicket
+from .rooms import Refusal, Room, SeatState, rules_of, session_of
+from .storage import Storage, StorageUnavailable, hash_token
+from .writer import MoveWriter
+
+__all__ = ["ROOM_ID", "Hub"]
+
+log = logging.getLogger("escoba.server")
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a room id may look like (ours are 22 URL-safe characters); anything else is unknown
+without asking storage."""
+STORAGE_THREADS: Final = 4
+"""Threads that talk to the database (the move writer has one more of its own)."""
+EXPIRE_EVERY: Final = 600.0
+"""Seconds between sweeps of abandoned matches out of storage."""
+
+
+def _nickname(nickname: str) -> str:
+    try:
+        return clean_nickname(nickname)
+    except NicknameError as error:
+        raise Refusal("bad_nickname", str(error)) from None
+
+
+class Hub:
+    """Every room the server knows, loaded from storage on demand."""
+
+    def __init__(
+        self, storage: Storage, *, pace: float = 0.7, limits: Limits = DEFAULT_LIMITS
+    ) -> None:
+        self.storage = storage
+        self.pace = pace
+        self.limits = limits
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._created: dict[str, deque[tuple[float, int]]] = {}
+        """Per address: when it created each recent room, and its computer seats."""
+        self._io = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="escoba-storage")
+        self.writer = MoveWriter(storage)
+        self.thinkers = Thinkers(limits.computer_workers, limits.computer_backlog)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.handlers = 0
+        """WebSocket handlers running now (each ends with its socket)."""
+        self._start(self._sweep())
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a storage call on storage's own threads; a database that cannot answer now (a
+        full disk, a lock, a server gone) is refused as ``storage_failed``."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._io, functools.partial(call, *args, **kwargs))
+        except StorageUnavailable as error:
+            log.warning("storage: %s", error)
+            raise Refusal(
+                "storage_failed", "the server cannot store this now; try again later", 503
+            ) from None
+
+    # -- keeping memory and storage lean
+
+    async def _sweep(self) -> None:
+        """Let go of rooms nobody has used for a while (their matches are in storage and load
+        again when someone comes back) and delete abandoned matches from storage."""
+        expired_at = 0.0
+        while True:
+            await asyncio.sleep(min(60.0, self.limits.room_idle))
+            self.evict_idle()
+            self._forget_old_creations()
+            if time.monotonic() - expired_at >= EXPIRE_EVERY:
+                expired_at = time.monotonic()
+                with contextlib.suppress(Refusal):
+                    await self.expire()
+
+    def evict_idle(self, idle_seconds: float | None = None) -> int:
+        """Drop the idle rooms from memory; how many."""
+        wait = self.limits.room_idle if idle_seconds is None else idle_seconds
+        now = time.monotonic()
+        idle = [
+            room_id
+            for room_id, room in self.rooms.items()
+            if room.idle() and now - room.last_active >= wait
+        ]
+        for room_id in idle:
+            del self.rooms[room_id]
+        return len(idle)
+
+    async def expire(self) -> int:
+        """Delete from storage the matches nobody has played for ``room_expiry``; how many."""
+        before = datetime.now(UTC) - timedelta(seconds=self.limits.room_expiry)
+        deleted = await self.stored(self.storage.expire, before)
+        if deleted:
+            log.info("deleted %d abandoned matches", deleted)
+        return deleted
+
+    async def resume(self) -> int:
+        """Find the live unfinished matches (one query) and let their computer players go on,
+        loading the rooms in the background; how many were found."""
+        since = datetime.now(UTC) - timedelta(seconds=self.limits.room_expiry)
+        room_ids = await self.stored(self.storage.live_rooms, since)
+        self._start(self._resume(room_ids))
+        return len(room_ids)
+
+    async def _resume(self, room_ids: list[str]) -> None:
+        for room_id in room_ids:
+            try:
+                room = await self.room(room_id)
+            except Refusal as refusal:
+                log.warning("room %s could not be resumed: %s", room_id, refusal.message)
+                continue
+            room.wake_computers()
+
+    # -- finding and loading rooms
+
+    async def room(self, room_id: str) -> Room:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            room.last_active = time.monotonic()
+            return room
+        if not ROOM_ID.fullmatch(room_id):
+            raise Refusal("not_found", "no room has this link", 404)
+        loading = self._loading.get(room_id)
+        if loading is None:  # one load per room; other rooms load beside it
+            loading = asyncio.get_running_loop().create_future()
+            self._loading[room_id] = loading
+            try:
+                room = await self._load(room_id)
+            except asyncio.CancelledError:
+                loading.cancel()
+                raise
+            except Exception as error:
+                loading.set_exception(error)
+                loading.exception()  # retrieved: a load nobody else awaited is not an error
+                raise
+            else:
+                loading.set_result(room)
+                self.rooms[room_id] = room
+                return room
+            finally:
+                del self._loading[room_id]
+        return await asyncio.shield(loading)
+
+    async def _load(self, room_id: str) -> Room:
+        stored = await self.stored(self.storage.room, room_id)
+        if stored is None:
+            raise Refusal("not_found", "no room has this link", 404)
+        seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
+        return Room(
+            self,
+            room_id,
+            seats,
+            session_of(stored.game, seats, stored.match.seed),
+            stored.match.id,
+            stored.match.number,
+        )
+
+    # -- creating and joining
+
+    def _check_capacity(self, address: str, computers: int) -> None:
+        """Refuse a new room beyond the limits for its address or for the whole server."""
+        limits = self.limits
+        self._forget_old_creations()
+        recent = self._created.get(address, ())
+        if len(recent) >= limits.rooms_per_address:
+            raise Refusal(
+                "too_many_rooms",
+                f"at most {limits.rooms_per_address} new rooms an hour from one address; "
+                "play in one you have",
+                429,
+            )
+        if sum(seats for _, seats in recent) + computers > limits.computer_seats_per_address:
+            raise Refusal(
+                "too_many_computers",
+                f"at most {limits.computer_seats_per_address} computer seats an hour in the "
+                "rooms of one address",
+                429,
+            )
+        if len(self.rooms) >= limits.rooms_total:
+            self.evict_idle(idle_seconds=0.0)
+        playing = sum(
+            room.computer_seats for room in self.rooms.values() if not room.game.is_over()
+        )
+        if (
+            len(self.rooms) >= limits.rooms_total
+            or playing + computers > limits.computer_seats_total
+        ):
+            raise Refusal("server_busy", "the server is full just now; try again later", 503)
+
+    def _forget_old_creations(self) -> None:
+        oldest = time.monotonic() - self.limits.rooms_window
+        for address in list(self._created):
+            recent = self._created[address]
+            while recent and recent[0][0] < oldest:
+                recent.popleft()
+            if not recent:
+                del self._created[address]
+
+    async def create(self, request: CreateRoom, address: str = "") -> SeatTicket:
+        rules = rules_of(request.rules, dict(request.options))
+        if len(request.seats) != request.players:
+            raise Refusal(
+                "bad_seats",
+                f"give one seat entry per player: {request.players} players, "
+                f"{len(request.seats)} seats",
+            )
+        if request.partnerships and request.players != 4:
+            raise Refusal("bad_seats", "partnerships need 4 players")
+        levels = [None if kind == "person" else kind for kind in request.seats]
+        people = [seat for seat, level in enumerate(levels) if level is None]
+        if not people:
+            raise Refusal("bad_seats", "at least one seat must be a person's")
+        seat = people[0] if request.seat is None else request.seat
+        if seat not in people:
+            raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
+        nickname = _nickname(request.nickname)
+        computers = len(levels) - len(people)
+        self._check_capacity(address, computers)
+        seed = rooms.new_seed()
+        try:
+            game = Game(rules, request.players, request.partnerships, seed=seed)
+        except EscobaError as error:
+            raise Refusal("bad_rules", str(error)) from None
+        room_id = rooms.new_room_id()
+        token = rooms.new_token()
+        match = await self.stored(self.storage.create_room, room_id, game, levels, seed=seed)
+        await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+        self._created.setdefault(address, deque()).append((time.monotonic(), computers))
+        room = await self.room(room_id)
+        if room.match_id != match.id:  # pragma: no cover - a new room has one match
+            raise Refusal("storage_failed", "the new room could not be read back", 503)
+        room.wake_computers()
+        return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
+
+    async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
+        room = await self.room(room_id)
+        nickname = _nickname(request.nickname)
+        async with room.lock:
+            free = [
+                seat
+                for seat, state in enumerate(room.seats)
+                if state.level is None and state.token_hash is None
+            ]
+            if request.seat is not None:
+                if request.seat >= len(room.seats) or room.seats[request.seat].level is not None:
+                    raise Refusal("bad_seat", f"seat {request.seat} is not a person's seat")
+                if request.seat not in free:
+                    raise Refusal("seat_taken", f"seat {request.seat} is taken", 409)
+                seat = request.seat
+            elif free:
+                seat = free[0]
+            else:
+                raise Refusal("room_full", "every person's seat in this room is taken", 409)
+            token = rooms.new_token()
+            await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+            room.seats[seat].nickname = nickname
+            room.seats[seat].token_hash = hash_token(token)
+            room.broadcast()
+        return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for room in list(self.rooms.values()):
+            await room.close()
+        self.thinkers.close()
+        await self.writer.close()
+        self._io.shutdown(wait=False, cancel_futures=True)

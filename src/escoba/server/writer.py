@@ -1,0 +1,57 @@
+"""The move writer: every move of every match is stored through it, in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from concurrent.futures import ThreadPoolExecutor
+
+from .storage import MoveWrite, Storage
+
+__all__ = ["MoveWriter"]
+
+
+class MoveWriter:
+    """Stores moves in batches: whatever arrived while the last batch was being committed goes
+    into the next transaction, so many matches share one commit. Each caller waits until its
+    own move is committed."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-writer")
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def write(self, move: MoveWrite) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((move, done))
+        self._wake.set()
+        await done
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            batch, self._waiting = self._waiting, []
+            if not batch:
+                continue
+            try:
+                await loop.run_in_executor(
+                    self._thread, self.storage.write_moves, [move for move, _ in batch]
+                )
+            except Exception as error:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+            else:
+                for _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._thread.shutdown(wait=True)
