@@ -1,0 +1,512 @@
+"""The server's limits and its handlers' lifetimes: what one client may hold or ask, and that
+nothing a client does keeps a handler, a search or a stuck move alive.
+
+Socket-level tests run the app on a real uvicorn server in a thread of the test, so they can
+drop a connection abruptly or stop reading and then look at the server's own count of
+running handlers; the rest use the in-process test client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+import database_fixtures
+from escoba.server import rooms
+from escoba.server.app import create_app
+from escoba.server.computers import Thinkers
+from escoba.server.limits import Limits
+from escoba.server.storage import MatchRow, Storage, StorageUnavailable
+from server_helpers import (
+    TEST_LIMITS,
+    TIMEOUT,
+    Closed,
+    assert_refused,
+    connect,
+    create_room,
+    database_url,
+    free_port,
+    is_state,
+    moves_played,
+    on_server,
+    play_message,
+    running_app,
+    server_record,
+    two_people,
+)
+
+
+def wait_until(condition: Any, timeout: float = TIMEOUT) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return bool(condition())
+
+
+# -- a real server in a thread -------------------------------------------------------------
+
+
+@contextmanager
+def live_server(database: Path, limits: Limits) -> Iterator[tuple[Any, int]]:
+    """The app on uvicorn on a free port: the app (to read its hub) and the port."""
+    app = create_app(database_url(database), pace=0.0, limits=limits)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    with database_fixtures.current().running():
+        thread.start()
+        try:
+            assert wait_until(lambda: server.started), "the server did not start"
+            yield app, port
+        finally:
+            server.should_exit = True
+            thread.join(TIMEOUT)
+    assert not thread.is_alive(), "the server did not stop"
+
+
+def raw_websocket(port: int, path: str) -> socket.socket:
+    """A WebSocket opened by hand, so the test decides what is read: nothing, here. Its
+    receive buffer is small, so a server that writes to it soon finds it full."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(TIMEOUT)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def frame(text: str) -> bytes:
+    """A client's masked text frame (payloads under 126 bytes)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    return struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask + masked
+
+
+def handlers(app: Any) -> int:
+    return int(app.state.hub.handlers)
+
+
+def test_a_dropped_socket_with_a_full_queue_ends_its_handler(tmp_path: Path) -> None:
+    """About 200 pings at once, then the socket is dropped (reset): the handler and its pump
+    end, however full the connection's queue was, and the server serves others on."""
+    with live_server(tmp_path / "escoba.db", TEST_LIMITS) as (app, port):
+        ticket = create_room_over_http(port)
+        sockets = [raw_websocket(port, f"/ws/rooms/{ticket['room']}") for _ in range(5)]
+        for sock in sockets:
+            sock.sendall(frame('{"type":"watch"}') + frame('{"type":"ping"}') * 200)
+        assert wait_until(lambda: handlers(app) == 5)
+        for sock in sockets:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # a reset, not a goodbye
+        assert wait_until(lambda: handlers(app) == 0), f"{handlers(app)} handlers live on"
+        assert create_room_over_http(port)["room"]
+
+
+def test_a_client_that_stops_reading_is_disconnected(tmp_path: Path) -> None:
+    """A client that sends and never reads fills its queue: it is disconnected after a
+    bounded backlog (or a send that does not complete in time), not waited for."""
+    limits = TEST_LIMITS.replace(send_backlog=8, send_seconds=1.0)
+    with live_server(tmp_path / "escoba.db", limits) as (app, port):
+        ticket = create_room_over_http(port)
+        sock = raw_websocket(port, f"/ws/rooms/{ticket['room']}")
+        sock.sendall(frame('{"type":"watch"}'))
+        assert wait_until(lambda: handlers(app) == 1)
+        # Every message is answered (a pong, or a refusal once over the rate limit), and
+        # none of the answers is read: the socket's buffers fill, then the queue.
+        flood = frame('{"type":"ping"}') * 2000
+        sock.settimeout(0.5)
+        deadline = time.monotonic() + TIMEOUT
+        while handlers(app) and time.monotonic() < deadline:
+            try:
+                sock.sendall(flood)
+            except (TimeoutError, OSError):
+                time.sleep(0.05)  # the server stopped reading us: it has given up
+        assert handlers(app) == 0, "the handler of a client that does not read lives on"
+        sock.close()
+
+
+def create_room_over_http(port: int) -> dict[str, Any]:
+    import httpx
+
+    response = httpx.post(
+        f"http://127.0.0.1:{port}/api/rooms",
+        json={"nickname": "Ana", "seats": ["person", "person"]},
+        timeout=TIMEOUT,
+    )
+    assert response.status_code == 201, response.text
+    ticket: dict[str, Any] = response.json()
+    return ticket
+
+
+# -- joining ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def app_with(tmp_path: Path, **limits: Any) -> Iterator[TestClient]:
+    with running_app(tmp_path / "escoba.db", limits=TEST_LIMITS.replace(**limits)) as client:
+        yield client
+
+
+def test_a_connection_that_never_joins_is_closed(tmp_path: Path) -> None:
+    """A WebSocket that neither joins nor watches within ``join_seconds`` is told so and
+    closed; pings do not keep it open."""
+    with app_with(tmp_path, join_seconds=0.5) as client:
+        ticket = create_room(client)
+        with connect(client, ticket["room"]) as peer:
+            started = time.monotonic()
+            peer.send({"type": "ping"})
+            assert peer.receive() == {"type": "pong"}
+            error = peer.receive()
+            assert error["type"] == "error" and error["code"] == "join_timeout", error
+            with pytest.raises(Closed):
+                peer.receive()
+            assert time.monotonic() - started < TIMEOUT
+        with connect(client, ticket["room"]) as peer:  # one that joins in time stays
+            peer.join(ticket["token"])
+            time.sleep(0.7)
+            peer.send({"type": "ping"})
+            assert peer.until(lambda m: m["type"] == "pong")
+
+
+def test_spectators_are_capped_and_not_broadcast(tmp_path: Path) -> None:
+    """At most ``spectators_per_room`` watch a room; a spectator's arrival sends nothing to
+    the others (it changes nobody's view)."""
+    with app_with(tmp_path, spectators_per_room=2) as client:
+        room, ticket, _ = two_people(client)
+        with (
+            connect(client, room) as ana,
+            connect(client, room) as one,
+            connect(client, room) as two,
+            connect(client, room) as three,
+        ):
+            ana.join(ticket["token"])
+            one.watch()
+            two.watch()
+            assert ana.barrier() == [], "a spectator's arrival was sent to a seat"
+            three.send({"type": "watch"})
+            assert three.refused("too_many_spectators")["message"]
+
+
+def test_a_seat_has_a_bounded_number_of_connections(tmp_path: Path) -> None:
+    with app_with(tmp_path, connections_per_seat=2) as client:
+        ticket = create_room(client)
+        room = ticket["room"]
+        with connect(client, room) as first, connect(client, room) as second:
+            first.join(ticket["token"])
+            second.join(ticket["token"])
+            with connect(client, room) as third:
+                third.send({"type": "join", "token": ticket["token"]})
+                assert "at most 2" in third.refused("too_many_connections")["message"]
+        with connect(client, room) as again:  # closed ones no longer count
+            again.join(ticket["token"])
+
+
+def test_hints_are_counted_per_seat_not_per_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tabs of one seat share its hints: while one is worked out the other tab's is
+    refused, and past the seat's few at once they come one per ``hint_seconds``."""
+    release = threading.Event()
+    advise = Thinkers.advise
+
+    async def slow(self: Thinkers, seed: int, observation: Any) -> Any:
+        await asyncio.to_thread(release.wait, TIMEOUT)
+        return await advise(self, seed, observation)
+
+    monkeypatch.setattr(Thinkers, "advise", slow)
+    with app_with(tmp_path, hint_seconds=60.0) as client:
+        ticket = create_room(client)
+        room = ticket["room"]
+        with connect(client, room) as tab, connect(client, room) as other:
+            tab.join(ticket["token"])
+            other.join(ticket["token"])
+            tab.my_turn()
+            other.my_turn()
+            tab.send({"type": "hint"})
+            other.send({"type": "hint"})
+            assert other.refused("hint_pending")
+            release.set()
+            assert tab.until(lambda m: m["type"] == "hint")
+            replies = []
+            for peer in (other, tab, other):
+                peer.send({"type": "hint"})
+                replies.append(peer.until(lambda m: m["type"] in ("hint", "error")))
+            # The seat's bucket holds three: the first hint and two more; then one a minute.
+            assert [reply["type"] for reply in replies] == ["hint", "hint", "error"], replies
+            assert replies[-1]["code"] == "hint_too_soon"
+
+
+# -- creating rooms -------------------------------------------------------------------------
+
+
+def test_rooms_and_computer_seats_per_address(tmp_path: Path) -> None:
+    with app_with(tmp_path, rooms_per_address=3, computer_seats_per_address=4) as client:
+        create_room(client, players=4, seats=["person", "easy", "easy", "easy"])
+        response = client.post(
+            "/api/rooms",
+            json={"nickname": "Ana", "players": 3, "seats": ["person", "easy", "easy"]},
+        )
+        assert "computer seats" in assert_refused(response, 429, "too_many_computers")["message"]
+        create_room(client, seats=["person", "easy"])
+        create_room(client, seats=["person", "person"])
+        response = client.post("/api/rooms", json={"nickname": "Ana", "seats": ["person"] * 2})
+        assert "new rooms" in assert_refused(response, 429, "too_many_rooms")["message"]
+
+
+def test_rooms_in_memory_are_bounded(tmp_path: Path) -> None:
+    """Past ``rooms_total`` rooms in use, creating one is refused as ``server_busy``; idle
+    rooms are let go to make room first."""
+    with app_with(tmp_path, rooms_total=2) as client:
+        first = create_room(client, seats=["person", "person"])
+        second = create_room(client, seats=["person", "person"])
+        with connect(client, first["room"]) as one, connect(client, second["room"]) as two:
+            one.join(first["token"])
+            two.join(second["token"])
+            response = client.post("/api/rooms", json={"nickname": "A", "seats": ["person"] * 2})
+            assert_refused(response, 503, "server_busy")
+        assert create_room(client, seats=["person", "person"])["room"]  # idle ones went
+
+
+def test_computer_seats_in_memory_are_bounded(tmp_path: Path) -> None:
+    with app_with(tmp_path, computer_seats_total=3) as client:
+        create_room(client, players=3, seats=["person", "easy", "easy"])
+        body = {"nickname": "Bo", "players": 3, "seats": ["person", "easy", "easy"]}
+        assert_refused(client.post("/api/rooms", json=body), 503, "server_busy")
+
+
+# -- origins and redirects -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        (None, True),
+        ("http://testserver", True),
+        ("http://friends.example", True),
+        ("http://evil.example", False),
+        ("http://testserver.evil.example", False),
+        ("null", False),
+    ],
+)
+def test_only_our_own_pages_open_a_room(tmp_path: Path, origin: str | None, allowed: bool) -> None:
+    """A page of another site (a browser names it in Origin) may not open a room's socket;
+    clients that are not browsers send no Origin; ``origins`` lets named sites in."""
+    app = create_app(
+        database_url(tmp_path / "escoba.db"),
+        pace=0,
+        limits=TEST_LIMITS,
+        origins=["http://friends.example"],
+    )
+    headers = {} if origin is None else {"origin": origin}
+    with database_fixtures.current().running(), TestClient(app) as client:
+        ticket = create_room(client)
+        with client.websocket_connect(f"/ws/rooms/{ticket['room']}", headers=headers) as socket_:
+            if allowed:
+                socket_.send_json({"type": "join", "token": ticket["token"]})
+                assert socket_.receive_json()["type"] == "welcome"
+            else:
+                refused = socket_.receive_json()
+                assert refused["type"] == "error" and refused["code"] == "bad_origin"
+                assert socket_.receive()["type"] == "websocket.close"
+
+
+@pytest.mark.parametrize("path", ["/api/rooms/", "/api/presets/", "/history/", "/static"])
+def test_no_answer_leads_to_the_host_a_client_named(client: TestClient, path: str) -> None:
+    """Whatever Host a request names, no answer sends the browser there: there are no
+    redirects built from it (a trailing slash is simply not found)."""
+    response = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+    assert "evil.example" not in response.headers.get("location", "")
+    assert "evil.example" not in response.text
+    assert response.status_code < 500
+
+
+# -- computers and storage ------------------------------------------------------------------
+
+
+def test_a_computer_move_that_fails_to_store_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage refuses the computer's move (a full disk, a lock): the move is taken back in
+    memory, nobody is told of it, and the computer tries again until storage works; the
+    match then goes on with every move stored once."""
+    failures = {"left": 0}
+    write_moves = Storage.write_moves
+
+    def flaky(self: Storage, writes: Any) -> None:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise StorageUnavailable("the database cannot store this now: disk full")
+        write_moves(self, writes)
+
+    monkeypatch.setattr(Storage, "write_moves", flaky)
+    monkeypatch.setattr(rooms, "RETRY_SECONDS", (0.05,))
+    with running_app(tmp_path / "escoba.db", pace=0.5) as client:
+        ticket = create_room(client, seats=["person", "easy"])
+        room = ticket["room"]
+        with connect(client, room) as peer:
+            peer.join(ticket["token"])
+            state = peer.my_turn()
+            played = moves_played(state)
+            peer.send(play_message(state["match"]["legal"][0]))
+            after = peer.state_at(played + 1)
+            failures["left"] = 3  # the computer's next three tries fail (it waits the pace)
+            computer_seat = after["match"]["to_move"]
+            if computer_seat == peer.seat:
+                pytest.skip("the hand ended with the person's move")  # pragma: no cover
+            nxt = peer.until(lambda m: is_state(m) and moves_played(m) == played + 2)
+            assert nxt["event"]["seat"] == computer_seat
+            assert failures["left"] == 0
+            peer.settle()
+        record = server_record(client, room)
+        stored = client.app.state.storage.room(room)  # type: ignore[attr-defined]
+        assert stored.game.record() == record, "memory and storage disagree"
+        assert sum(len(hand["moves"]) for hand in record["hands"]) == played + 2
+
+
+def test_a_person_move_that_fails_to_store_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failures = {"left": 0}
+    write_moves = Storage.write_moves
+
+    def flaky(self: Storage, writes: Any) -> None:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise StorageUnavailable("the database cannot store this now: disk full")
+        write_moves(self, writes)
+
+    monkeypatch.setattr(Storage, "write_moves", flaky)
+    with running_app(tmp_path / "escoba.db") as client:
+        room, ticket, guest = two_people(client)
+        with connect(client, room) as ana, connect(client, room) as bea:
+            ana.join(ticket["token"])
+            bea.join(guest["token"])
+            mover = ana if ana.last_state()["match"]["to_move"] == ana.seat else bea  # type: ignore[index]
+            state = mover.my_turn()
+            before = server_record(client, room)
+            failures["left"] = 1
+            mover.send(play_message(state["match"]["legal"][0]))
+            refused = mover.refused("storage_failed")
+            assert "try again" in refused["message"]
+            assert server_record(client, room) == before
+            mover.send(play_message(state["match"]["legal"][0]))
+            assert mover.state_at(moves_played(state) + 1)["event"]["seat"] == mover.seat
+
+
+def test_the_search_runs_outside_the_room_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a computer thinks, the room answers others (a spectator is welcomed); the move
+    comes once the search ends."""
+    release = threading.Event()
+    entered = threading.Event()
+    choose = Thinkers.choose
+
+    async def slow(self: Thinkers, turn: Any) -> Any:
+        entered.set()
+        await asyncio.to_thread(release.wait, TIMEOUT)
+        return await choose(self, turn)
+
+    monkeypatch.setattr(Thinkers, "choose", slow)
+    with running_app(tmp_path / "escoba.db") as client:
+        ticket = create_room(client, seats=["person", "easy"])
+        room = ticket["room"]
+        with connect(client, room) as peer, connect(client, room) as spectator:
+            _, state = peer.join(ticket["token"])
+            if state["match"]["to_move"] == peer.seat:
+                played = moves_played(state)
+                peer.send(play_message(state["match"]["legal"][0]))
+                peer.state_at(played + 1)
+            assert entered.wait(TIMEOUT)
+            spectator.watch()  # needs the lock: a search holding it would block this
+            release.set()
+            assert peer.my_turn()
+
+
+def test_a_computer_move_takes_the_pace_whatever_its_search_took(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pause before a computer's move is ``pace`` in all, search included, so its length
+    tells nothing of how many moves the computer had to weigh."""
+    choose = Thinkers.choose
+
+    async def slow(self: Thinkers, turn: Any) -> Any:
+        await asyncio.sleep(0.4)
+        return await choose(self, turn)
+
+    monkeypatch.setattr(Thinkers, "choose", slow)
+    with running_app(tmp_path / "escoba.db", pace=0.6) as client:
+        ticket = create_room(client, seats=["person", "easy"])
+        with connect(client, ticket["room"]) as peer:
+            peer.join(ticket["token"])
+            state = peer.my_turn()
+            played = moves_played(state)
+            peer.send(play_message(state["match"]["legal"][0]))
+            peer.state_at(played + 1)
+            acknowledged = time.monotonic()
+            if peer.last_state()["match"]["to_move"] == peer.seat:  # type: ignore[index]
+                pytest.skip("the person moves again")  # pragma: no cover
+            peer.state_at(played + 2)
+            waited = time.monotonic() - acknowledged
+        # Pace and search one after the other would be 1.0 s at least.
+        assert 0.5 <= waited < 0.9, waited
+
+
+# -- abandoned rooms ------------------------------------------------------------------------
+
+
+def test_abandoned_rooms_expire_and_are_not_resumed(tmp_path: Path) -> None:
+    """An unfinished match nobody played for ``room_expiry`` is not resumed at start and is
+    deleted by the sweep; a live one is resumed."""
+    database = tmp_path / "escoba.db"
+    with running_app(database) as client:
+        old = create_room(client, seats=["person", "person"])
+        live = create_room(client, seats=["person", "person"])
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+        with storage.engine.begin() as connection:
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.room_id == old["room"])
+                .values(active_at=datetime.now(UTC) - timedelta(days=30))
+            )
+    with running_app(database) as client:
+        assert wait_until(lambda: on_server(client, lambda hub: live["room"] in hub.rooms))
+        assert on_server(client, lambda hub: old["room"] not in hub.rooms)
+        deleted = client.portal.call(client.app.state.hub.expire)  # type: ignore[union-attr,attr-defined]
+        assert deleted == 1
+        assert_refused(client.get(f"/api/rooms/{old['room']}"), 404, "not_found")
+        assert client.get(f"/api/rooms/{live['room']}").status_code == 200
+
+
+def test_room_ids_that_cannot_be_ours_are_unknown_at_once(client: TestClient) -> None:
+    for room_id in ("x" * 33, "a.b", "%00", "é"):
+        assert_refused(client.get(f"/api/rooms/{room_id}"), 404, "not_found")
