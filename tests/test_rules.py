@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from escoba import RULESETS, EscobaError, RulesError, RuleSet, preset_name
+from escoba.rules import INT_OPTIONS, MAX_ALL_SEVENS_BONUS, MAX_TARGET_SCORE, MAX_WIN_BY
 
 # RULES.md, "Rule set options": the escoba column of the options table.
 ESCOBA: dict[str, Any] = {
@@ -56,10 +57,10 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "sevens": ["ranking", "sevens", "primiera", "none"],
     "primiera_needs_all_suits": [True, False],
     "all_coins_two": [True, False],
-    "all_sevens_bonus": [0, 1, 2, 5],
+    "all_sevens_bonus": [0, 1, 2, 5, 10],
     "big_wins": [True, False],
     "target_score": [1, 11, 15, 21, 31, 1000],
-    "win_by": [1, 2, 3],
+    "win_by": [1, 2, 3, 100],
 }
 
 
@@ -274,15 +275,19 @@ def test_several_allowed_combinations() -> None:
         ("all_sevens_bonus", 1.0),
         ("all_sevens_bonus", "1"),
         ("all_sevens_bonus", None),
+        ("all_sevens_bonus", 11),
         ("target_score", 0),
         ("target_score", -21),
         ("target_score", True),
         ("target_score", 21.0),
         ("target_score", "21"),
+        ("target_score", 1001),
+        ("target_score", 10**4000),
         ("win_by", 0),
         ("win_by", -1),
         ("win_by", False),
         ("win_by", 1.5),
+        ("win_by", 101),
     ],
 )
 def test_bad_values_are_refused_naming_the_option(option: str, value: Any) -> None:
@@ -295,6 +300,59 @@ def test_bad_values_are_refused_naming_the_option(option: str, value: Any) -> No
         RuleSet(**{option: value})
     with pytest.raises(RulesError, match=option):
         RuleSet.from_dict(ESCOBA | {option: value})
+
+
+def test_whole_number_options_have_these_bounds() -> None:
+    """Every rule set makes a match that ends: the whole-number options are bounded above."""
+    assert (MAX_TARGET_SCORE, MAX_WIN_BY, MAX_ALL_SEVENS_BONUS) == (1000, 100, 10)
+    assert INT_OPTIONS == {
+        "all_sevens_bonus": (0, MAX_ALL_SEVENS_BONUS),
+        "target_score": (1, MAX_TARGET_SCORE),
+        "win_by": (1, MAX_WIN_BY),
+    }
+    assert {name for name in ESCOBA if type(ESCOBA[name]) is int} == set(INT_OPTIONS)
+
+
+@pytest.mark.parametrize(("option", "bounds"), INT_OPTIONS.items())
+def test_whole_number_options_take_their_bounds_and_nothing_past_them(
+    option: str, bounds: tuple[int, int]
+) -> None:
+    lowest, highest = bounds
+    for value in (lowest, highest):
+        assert getattr(RuleSet(**{option: value}), option) == value
+    for value in (lowest - 1, highest + 1):
+        with pytest.raises(RulesError) as info:
+            RuleSet(**{option: value})
+        assert str(info.value) == (
+            f"{option}: must be a whole number from {lowest} to {highest}, got {value}"
+        )
+
+
+def test_every_preset_is_within_the_bounds() -> None:
+    for rules in RULESETS.values():
+        for option, (lowest, highest) in INT_OPTIONS.items():
+            assert lowest <= getattr(rules, option) <= highest
+
+
+def test_huge_values_make_short_messages() -> None:
+    """A client's 4,000-digit target (a match that would never end) is refused, and the message
+    does not repeat it; nor does it repeat a long string or a deep list."""
+    with pytest.raises(RulesError) as info:
+        RuleSet.from_dict({"target_score": 10**4000})
+    assert str(info.value) == (
+        "target_score: must be a whole number from 1 to 1000, got a number of about 4000 digits"
+    )
+    with pytest.raises(RulesError) as info:
+        RuleSet(sevens="x" * 10_000)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 200
+    with pytest.raises(RulesError) as info:
+        RULESETS["escoba"].replace(**{"y" * 10_000: 1})
+    assert len(str(info.value)) < 400
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(RulesError, match=r"win_by: .* got a list too big to show"):
+        RuleSet(win_by=deep)  # type: ignore[arg-type]
 
 
 def test_unknown_option_is_refused_naming_it() -> None:

@@ -12,6 +12,10 @@ from .errors import RulesError
 __all__ = [
     "BOOL_OPTIONS",
     "CAPTURE_MODES",
+    "INT_OPTIONS",
+    "MAX_ALL_SEVENS_BONUS",
+    "MAX_TARGET_SCORE",
+    "MAX_WIN_BY",
     "RULESETS",
     "SEVENS_MODES",
     "CaptureMode",
@@ -34,6 +38,21 @@ BOOL_OPTIONS: Final[tuple[str, ...]] = (
     "all_coins_two",
     "big_wins",
 )
+
+# Upper bounds, so that every rule set makes a match that ends in reasonable time. A hand
+# scores some 5 to 15 points in all, so a target of 1000 is already a match of a hundred hands
+# or more; a lead of 100 is still reachable within such a match; a bonus of 10 for all four
+# sevens is already more than the rest of a hand is worth.
+MAX_TARGET_SCORE: Final = 1000
+MAX_WIN_BY: Final = 100
+MAX_ALL_SEVENS_BONUS: Final = 10
+
+INT_OPTIONS: Final[Mapping[str, tuple[int, int]]] = {
+    "all_sevens_bonus": (0, MAX_ALL_SEVENS_BONUS),
+    "target_score": (1, MAX_TARGET_SCORE),
+    "win_by": (1, MAX_WIN_BY),
+}
+"""The whole-number options with their lowest and highest values."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,20 +94,28 @@ class RuleSet:
     def __post_init__(self) -> None:
         if self.capture not in CAPTURE_MODES:
             raise RulesError(
-                f"capture: {self.capture!r} is not one of {', '.join(map(repr, CAPTURE_MODES))}"
+                f"capture: {_shown(self.capture)} is not one of "
+                f"{', '.join(map(repr, CAPTURE_MODES))}"
             )
         if self.sevens not in SEVENS_MODES:
             raise RulesError(
-                f"sevens: {self.sevens!r} is not one of {', '.join(map(repr, SEVENS_MODES))}"
+                f"sevens: {_shown(self.sevens)} is not one of {', '.join(map(repr, SEVENS_MODES))}"
             )
         for name in BOOL_OPTIONS:
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise RulesError(f"{name}: must be true or false, got {value!r}")
-        for name, lowest in (("all_sevens_bonus", 0), ("target_score", 1), ("win_by", 1)):
+                raise RulesError(f"{name}: must be true or false, got {_shown(value)}")
+        for name, (lowest, highest) in INT_OPTIONS.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
-                raise RulesError(f"{name}: must be a whole number >= {lowest}, got {value!r}")
+            if (
+                not isinstance(value, int)
+                or isinstance(value, bool)
+                or not lowest <= value <= highest
+            ):
+                raise RulesError(
+                    f"{name}: must be a whole number from {lowest} to {highest}, "
+                    f"got {_shown(value)}"
+                )
         if self.capture == "match" and self.initial_table_sweeps:
             raise RulesError(
                 "initial_table_sweeps: only makes sense with capture='sum15' "
@@ -105,7 +132,8 @@ class RuleSet:
         unknown = sorted(set(changes) - set(OPTION_NAMES))
         if unknown:
             raise RulesError(
-                f"unknown rule option {unknown[0]!r}; the options are {', '.join(OPTION_NAMES)}"
+                f"unknown rule option {_shown(unknown[0])}; "
+                f"the options are {', '.join(OPTION_NAMES)}"
             )
         return dataclasses.replace(self, **changes)
 
@@ -117,7 +145,9 @@ class RuleSet:
     def from_dict(cls, options: Mapping[str, Any]) -> RuleSet:
         """The rule set with these options (the rest from the ``escoba`` base)."""
         if not isinstance(options, Mapping):
-            raise RulesError(f"rule options must be a mapping of option to value, got {options!r}")
+            raise RulesError(
+                f"rule options must be a mapping of option to value, got {_shown(options)}"
+            )
         return cls().replace(**dict(options))
 
     def differences(self, other: RuleSet) -> dict[str, Any]:
@@ -155,3 +185,18 @@ def preset_name(rules: RuleSet) -> str | None:
         if preset == rules:
             return name
     return None
+
+
+_SHOWN_LENGTH: Final = 60
+
+
+def _shown(value: object) -> str:
+    """A refused value for an error message, shortened: values come from clients, and a huge
+    one would make a huge message (or fail: Python will not print an int of 4,300+ digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too big to show"
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 1] + "…"
