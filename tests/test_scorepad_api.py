@@ -7,6 +7,7 @@ server's refusal shape ``{"type": "error", "code": ..., "message": ...}``.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ from fastapi.testclient import TestClient
 
 from escoba import CATEGORIES, RULESETS
 from escoba.cheatsheet import summary
+from escoba.rules import INT_OPTIONS
 from escoba.server.app import BodyLimit
-from escoba.server.scorepad_api import SCORING_OPTIONS, router
+from escoba.server.scorepad_api import MAX_JSON_DEPTH, SCORING_OPTIONS, router
 from server_helpers import assert_refused
 
 
@@ -259,8 +261,15 @@ def test_unknown_preset(client: TestClient) -> None:
     ("options", "message"),
     [
         ({"target": 15}, "options: unknown rule option 'target'; the options are capture,"),
-        ({"target_score": 0}, "options: target_score: must be a whole number >= 1, got 0"),
-        ({"win_by": "2"}, "options: win_by: must be a whole number >= 1, got '2'"),
+        (
+            {"target_score": 0},
+            "options: target_score: must be a whole number from 1 to 1000, got 0",
+        ),
+        ({"win_by": "2"}, "options: win_by: must be a whole number from 1 to 100, got '2'"),
+        (
+            {"all_sevens_bonus": 11},
+            "options: all_sevens_bonus: must be a whole number from 0 to 10, got 11",
+        ),
         ({"big_wins": "yes"}, "options: big_wins: must be true or false, got 'yes'"),
         ({"sevens": "most"}, "options: sevens: 'most' is not one of"),
         ({"sevens": "ranking"}, "options: primiera_needs_all_suits: only makes sense with"),
@@ -304,6 +313,122 @@ def test_not_json_at_all(client: TestClient) -> None:
     assert answer["message"].startswith("The request is not a JSON object: Expecting")
 
 
+def post_raw(client: TestClient, body: bytes, code: str, caplog: pytest.LogCaptureFixture) -> str:
+    """A raw body is refused with status 422 and ``code``, and the server logs no error."""
+    with caplog.at_level(logging.INFO):
+        response = client.post(
+            "/api/scorepad", content=body, headers={"Content-Type": "application/json"}
+        )
+    answer = assert_refused(response, 422, code)
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+    message: str = answer["message"]
+    return message
+
+
+def nested(depth: int, inner: bytes = b"1") -> bytes:
+    return b'{"a":' * depth + inner + b"}" * depth
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 30_000 + b"]" * 30_000,  # past Python's recursion limit: the parser gives up
+        nested(10_000),
+        b'{"options": {"x": ' + b"[" * 20_000 + b"]" * 20_000 + b"}}",
+        nested(900),  # within the recursion limit, far past the pad's
+        b'{"hands": [{"cards": ' + b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH + b"}]}",
+        b'{"names": ' + b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH + b"}",
+    ],
+    ids=["list-30000", "object-10000", "options-20000", "object-900", "cards-past", "names-past"],
+)
+def test_deep_json_is_refused(
+    client: TestClient, body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nesting deeper than MAX_JSON_DEPTH (once a 500 from a RecursionError) is not_json."""
+    message = post_raw(client, body, "not_json", caplog)
+    assert message == f"The request is not a JSON object: nested more than {MAX_JSON_DEPTH} deep"
+
+
+def test_json_just_deep_enough_is_validated_as_usual(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Nesting up to the limit reaches validation, whose messages stay short."""
+    depth = MAX_JSON_DEPTH - 2  # the request and its options are two levels
+    value = b"[" * depth + b"]" * depth
+    message = post_raw(client, b'{"options": {"win_by": ' + value + b"}}", "bad_option", caplog)
+    assert message.startswith("options: win_by: must be a whole number from 1 to 100, got [[[")
+    assert len(message) < 200
+    depth = MAX_JSON_DEPTH - 3  # the request, its hands and a hand
+    value = b"[" * depth + b"]" * depth
+    body = b'{"hands": [{"cards": ' + value + b', "a": 1}]}'
+    assert post_raw(client, body, "unknown_field", caplog).startswith("Hand 1: there is no field")
+    assert post_raw(client, nested(MAX_JSON_DEPTH), "unknown_field", caplog).startswith(
+        "there is no field 'a'"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"rules": "\xff"}',
+        b'{"rules": "escoba\xc3\x28"}',
+        b"\xc3\x28",
+        b'{"rules": "\xc0\xaf"}',  # an overlong encoding of "/"
+        b'{"rules": "\xed\xa0\x80"}',  # a surrogate encoded in UTF-8
+        b"\xff\xfe\x00",  # a UTF-16 byte order mark, then half a character
+        '{"rules": "escoba"}'.encode("utf-16"),  # JSON, but not in UTF-8
+    ],
+)
+def test_bodies_that_are_not_utf8_are_refused(
+    client: TestClient, body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert post_raw(client, body, "not_json", caplog).startswith(
+        "The request is not a JSON object: "
+    )
+
+
+def test_a_utf8_byte_order_mark_is_allowed(client: TestClient) -> None:
+    response = client.post(
+        "/api/scorepad",
+        content=b'\xef\xbb\xbf{"rules": "scopa"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["preset"] == "scopa"
+
+
+@pytest.mark.parametrize(
+    "body", [b'{"rules": "esc\x00oba"}', b"\x00", b'{"rules": "escoba"}\x00', b"\x00{}"]
+)
+def test_nul_bytes_in_the_body_are_refused(
+    client: TestClient, body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A raw NUL is not JSON, in a string or out of one."""
+    post_raw(client, body, "not_json", caplog)
+
+
+def json_hand(sweeps: bytes) -> bytes:
+    """A hand of two sides as JSON text, with these sweeps."""
+    return (
+        b'{"cards": [20, 20], "coins": [5, 5], "seven_of_coins": 0, "sevens_winner": null, '
+        + sweeps
+        + b"}"
+    )
+
+
+def test_escaped_nul_and_lone_surrogates_get_the_usual_refusals(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JSON may escape them into strings; the refusal that shows such a string still encodes."""
+    message = post_raw(client, b'{"rules": "esc\\u0000oba"}', "unknown_rules", caplog)
+    assert message.startswith("rules: no rule set is called 'esc\\x00oba'")
+    bad_sweeps = b'"hands": [' + json_hand(b'"sweeps": [-1, 0]') + b"]"
+    body = b'{"names": ["A\\u0000na", "Ben"], ' + bad_sweeps + b"}"
+    assert post_raw(client, body, "not_whole", caplog).startswith("Hand 1, A\x00na, sweeps")
+    body = b'{"names": ["\\ud800", "Ben"], ' + bad_sweeps + b"}"
+    assert post_raw(client, body, "not_whole", caplog).startswith("Hand 1, \\ud800, sweeps")
+
+
 def test_too_large(client: TestClient) -> None:
     response = client.post("/api/scorepad", content=b" " * 300_000)
     assert response.status_code == 413
@@ -334,5 +459,11 @@ def test_the_rules_for_the_page(client: TestClient) -> None:
         "target_score": "int",
         "win_by": "int",
     }
+    ranges = {
+        option["name"]: (option["min"], option["max"])
+        for option in answer["options"]
+        if option["kind"] == "int"
+    }
+    assert ranges == INT_OPTIONS
     assert answer["sevens_labels"]["sevens"] == "más sietes"
     assert client.get("/api/scorepad/rules", params={"language": "xx"}).status_code == 200

@@ -15,12 +15,14 @@ null) and whether the match is over, with the category labels in the asked langu
 that cannot be right is refused with status 422 and ``{"type": "error", "code": ...,
 "message": ...}``, the message (in the asked language) naming the hand, the side and the field.
 ``sevens_winner`` is null for "nobody wins the category"; leaving it out is an error when the
-rules have setenta or primiera. The router handles its own refusals (the app limits body sizes).
+rules have setenta or primiera. The router handles its own refusals (the app limits body sizes),
+also of bodies that are not UTF-8, not JSON or nested deeper than ``MAX_JSON_DEPTH``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -30,12 +32,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 from ..cheatsheet import category_label, sevens_label, summary
 from ..errors import RulesError
 from ..messages import LANGUAGES
-from ..rules import RULESETS, SEVENS_MODES, preset_name
+from ..rules import INT_OPTIONS, RULESETS, SEVENS_MODES, preset_name
 from ..scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
 from ..scoring import CATEGORIES
 from .protocol import ErrorMessage
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "SCORING_OPTIONS",
     "HandTallyView",
     "ScorePadHand",
@@ -47,6 +50,11 @@ __all__ = [
 router = APIRouter()
 
 MAX_HANDS: Final = 500
+
+MAX_JSON_DEPTH: Final = 16
+"""Deeper bodies are refused as ``not_json``. A pad is 4 deep (the request, its hands, a hand,
+a list of counts); a limit far below Python's recursion limit means nothing after parsing (the
+validation, the messages that show a value) can hit it."""
 
 SCORING_OPTIONS: Final[tuple[str, ...]] = (
     "sevens",
@@ -135,8 +143,29 @@ class ScorePadView(_Model):
 
 
 def _refuse(error: ScorePadError, language: str) -> JSONResponse:
-    body = ErrorMessage(code=error.code, message=error.text(language))
+    # A message may show a client's string, and JSON allows a lone surrogate ("\ud800") in
+    # one, which UTF-8 cannot encode: such a character is shown escaped instead.
+    message = error.text(language).encode("utf-8", "backslashreplace").decode("utf-8")
+    body = ErrorMessage(code=error.code, message=message)
     return JSONResponse(body.model_dump(), status_code=422)
+
+
+def _deeper_than(data: object, limit: int) -> bool:
+    """Whether lists and objects nest in ``data`` more than ``limit`` deep; walked with a
+    stack of its own, as deep data would exhaust Python's."""
+    waiting: list[tuple[object, int]] = [(data, 1)]
+    while waiting:
+        value, depth = waiting.pop()
+        if isinstance(value, dict):
+            inside: Iterable[object] = value.values()
+        elif isinstance(value, list):
+            inside = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        waiting.extend((item, depth + 1) for item in inside)
+    return False
 
 
 def _from_validation(error: ValidationError) -> ScorePadError:
@@ -212,10 +241,18 @@ def _language_of(data: object) -> str:
 async def add_up(request: Request) -> JSONResponse:
     """Add up a score pad: every hand's points by category, the totals and the winner."""
     body = await request.body()  # its size is limited for every route by app.BodyLimit
+    too_deep = ScorePadError("not_json", detail=f"nested more than {MAX_JSON_DEPTH} deep")
     try:
-        data = json.loads(body)
+        # Strict UTF-8, as JSON between systems must be: json.loads would also take UTF-16
+        # and UTF-32 and let surrogates encoded in UTF-8 through. A byte order mark is allowed.
+        data = json.loads(body.decode("utf-8-sig"))
     except (ValueError, UnicodeDecodeError) as error:
         return _refuse(ScorePadError("not_json", detail=str(error)), "en")
+    except RecursionError:
+        # The decoder recurses once per level and gives up at Python's recursion limit.
+        return _refuse(too_deep, "en")
+    if _deeper_than(data, MAX_JSON_DEPTH):
+        return _refuse(too_deep, "en")
     language = _language_of(data)
     if not isinstance(data, dict):
         return _refuse(ScorePadError("not_json", detail=repr(data)[:80]), language)
@@ -263,8 +300,8 @@ async def pad_rules(language: Annotated[str, Query(max_length=8)] = "en") -> JSO
         elif name == "sevens":
             options.append({"name": name, "kind": "choice", "choices": list(SEVENS_MODES)})
         else:
-            lowest = 0 if name == "all_sevens_bonus" else 1
-            options.append({"name": name, "kind": "int", "min": lowest})
+            lowest, highest = INT_OPTIONS[name]
+            options.append({"name": name, "kind": "int", "min": lowest, "max": highest})
     return JSONResponse(
         {
             "presets": presets,
