@@ -129,7 +129,7 @@ def test_rules_unknown_preset_names_it_and_lists_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("setting", "fragment"),
     [
-        ("target_score=abc", "target_score: must be a whole number >= 1, got 'abc'"),
+        ("target_score=abc", "target_score: must be a whole number from 1 to 1000, got 'abc'"),
         ("target_score=0", "target_score"),
         ("big_wins=maybe", "big_wins: must be true or false"),
         ("sevens=most", "sevens: 'most' is not one of"),

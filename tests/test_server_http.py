@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from escoba import RULESETS, RuleSet
 from escoba.ai import LEVELS
 from escoba.cheatsheet import cheat_sheet
+from escoba.errors import RulesError
 from escoba.messages import LANGUAGES
 from escoba.rules import BOOL_OPTIONS, OPTION_NAMES
 from escoba.server.app import WEB, create_app
@@ -70,6 +71,10 @@ def test_presets_list_every_preset_every_option_and_the_levels(client: TestClien
         else:
             assert option["kind"] == "int", name
             assert all(type(value) is int for value in [option["default"], *values]), name
+            # the bounds a form offers are the ones the rules accept
+            assert all(option["min"] <= value <= option["max"] for value in values), name
+            with pytest.raises(RulesError):
+                base.replace(**{name: option["max"] + 1})
     assert answer["options"]["capture"]["kind"] == "choice"
     assert answer["options"]["sevens"]["kind"] == "choice"
     assert answer["levels"] == list(LEVELS)

@@ -36,6 +36,7 @@ from ..records import replay
 from ..rules import (
     BOOL_OPTIONS,
     CAPTURE_MODES,
+    INT_OPTIONS,
     OPTION_NAMES,
     RULESETS,
     SEVENS_MODES,
@@ -203,7 +204,14 @@ def create_app(
             elif name in CHOICES:
                 options[name] = {"kind": "choice", "choices": CHOICES[name], "default": default}
             else:
-                options[name] = {"kind": "int", "choices": None, "default": default}
+                lowest, highest = INT_OPTIONS[name]
+                options[name] = {
+                    "kind": "int",
+                    "choices": None,
+                    "default": default,
+                    "min": lowest,
+                    "max": highest,
+                }
         return {
             "presets": {name: rules.to_dict() for name, rules in RULESETS.items()},
             "options": options,

@@ -102,8 +102,8 @@ function optionInput(name, spec) {
   } else {
     input = document.createElement("input");
     input.type = "number";
-    input.min = name === "all_sevens_bonus" ? "0" : "1";
-    input.max = "999";
+    input.min = String(spec.min ?? 0);
+    if (spec.max != null) input.max = String(spec.max);
     input.step = "1";
     input.inputMode = "numeric";
   }
