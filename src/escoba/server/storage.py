@@ -7,48 +7,112 @@ acknowledged. A match is rebuilt by replaying that log with the engine.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, ParamSpec, TypeVar
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Boolean,
+    Connection,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
+    delete,
     event,
+    exists,
     insert,
+    make_url,
     select,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..game import Game
 from ..records import RECORD_FORMAT, RECORD_VERSION
 
 __all__ = [
+    "MAX_ID",
     "Base",
     "MatchRow",
     "MoveWrite",
     "RoomRow",
     "SeatRow",
     "Storage",
+    "StorageUnavailable",
+    "StoredRoom",
     "default_database_url",
     "hash_token",
     "token_matches",
 ]
 
 MIGRATIONS: Final = Path(__file__).parent / "migrations"
+
+MAX_ID: Final = 2**31 - 1
+"""The largest match id: PostgreSQL's INTEGER is 32 bits."""
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class StorageUnavailable(Exception):  # noqa: N818 (a state of the database, not a mistake)
+    """The database failed (a full disk, a locked or corrupt file, a server gone). The
+    transaction that failed stored nothing; what was committed before stays as it was."""
+
+
+_FAILURES: Final = (sa_exc.DBAPIError, sa_exc.TimeoutError, OSError)
+"""What a database that cannot work now raises (the pool's timeout included)."""
+
+_OUR_BUGS: Final = (
+    sa_exc.IntegrityError,
+    sa_exc.ProgrammingError,
+    sa_exc.DataError,
+    sa_exc.NotSupportedError,
+)
+"""Database errors that tell of a mistake in the statements, not of the database."""
+
+
+def _cause(error: BaseException) -> str:
+    """The first line of what the driver said (SQLAlchemy's text adds the SQL)."""
+    orig = getattr(error, "orig", None)
+    said = str(orig if orig is not None else error).strip()
+    return said.splitlines()[0] if said else type(error).__name__
+
+
+def _guarded(action: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Turn the database's operational failures into :class:`StorageUnavailable`."""
+
+    def decorate(method: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(method)
+        def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return method(*args, **kwargs)
+            except _FAILURES as error:
+                if isinstance(error, _OUR_BUGS):
+                    raise
+                message = f"the database cannot {action} now: {_cause(error)}"
+                raise StorageUnavailable(message) from error
+
+        return guarded
+
+    return decorate
+
+
+_store = _guarded("store this")
+_read = _guarded("be read")
 
 
 def default_database_url() -> str:
@@ -74,6 +138,14 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    """A time as stored: in UTC (SQLite compares times as text, so the zone must agree).
+    A naive time is taken as UTC, as SQLite hands times back."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
@@ -103,6 +175,12 @@ class SeatRow(Base):
 
 class MatchRow(Base):
     __tablename__ = "matches"
+    __table_args__ = (
+        # The unfinished matches (finished_at NULL) by activity: the live rooms and the
+        # abandoned ones are each one range of it, room ids included, so the index alone
+        # answers.
+        Index("ix_matches_live", "finished_at", "active_at", "room_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
@@ -112,6 +190,8 @@ class MatchRow(Base):
     first_dealer: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    """The last time anything happened in the match: made, a seat taken, a move played."""
     winner: Mapped[int | None] = mapped_column(Integer)
     totals: Mapped[list[int] | None] = mapped_column(JSON)
 
@@ -207,18 +287,31 @@ def _postgresql_utc(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.commit()
 
 
-class Storage:
-    """Rooms and matches in one database; every write is committed before it returns."""
+def _foreign_keys(connection: Connection, *, on: bool) -> None:
+    """Turn SQLite's foreign key checks on or off (only outside a transaction)."""
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    connection.commit()
 
-    def __init__(self, url: str) -> None:
+
+class Storage:
+    """Rooms and matches in one database; every write is committed before it returns.
+
+    Every public method raises :class:`StorageUnavailable` when the database fails.
+    """
+
+    def __init__(self, url: str, *, sqlite_timeout: float = 5.0) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url)
+        sqlite = make_url(url).get_backend_name() == "sqlite"
+        # The seconds a write waits for another connection's write to end before it fails.
+        connect_args: dict[str, Any] = {"timeout": sqlite_timeout} if sqlite else {}
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         elif self.engine.dialect.name == "postgresql":
             event.listen(self.engine, "connect", _postgresql_utc)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
+    @_guarded("be upgraded")
     def migrate(self) -> None:
         """Create or upgrade the schema to the newest revision."""
         from alembic import command
@@ -226,10 +319,25 @@ class Storage:
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        with self.engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:
+                # SQLite alters a column by rebuilding its table: the old one is dropped while
+                # others still refer to it. The references are checked once all is done.
+                _foreign_keys(connection, on=False)
+            try:
+                with connection.begin():
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, "head")
+                    if sqlite:
+                        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                        if broken is not None:
+                            raise RuntimeError(f"the upgrade broke a reference: {tuple(broken)}")
+            finally:
+                if sqlite and not connection.invalidated:
+                    _foreign_keys(connection, on=True)
 
+    @_guarded("be closed")
     def close(self) -> None:
         self.engine.dispose()
 
@@ -240,6 +348,7 @@ class Storage:
 
     # -- writing
 
+    @_store
     def create_room(
         self,
         room_id: str,
@@ -265,6 +374,7 @@ class Storage:
             session.flush()
             return self._add_match(session, room_id, 1, game, seed)
 
+    @_store
     def new_match(self, room_id: str, number: int, game: Game, seed: int) -> MatchRow:
         """A rematch in a room."""
         with self._session() as session:
@@ -273,7 +383,15 @@ class Storage:
     def _add_match(
         self, session: Session, room_id: str, number: int, game: Game, seed: int
     ) -> MatchRow:
-        match = MatchRow(room_id=room_id, number=number, seed=seed, first_dealer=game.first_dealer)
+        now = _now()
+        match = MatchRow(
+            room_id=room_id,
+            number=number,
+            seed=seed,
+            first_dealer=game.first_dealer,
+            created_at=now,
+            active_at=now,
+        )
         session.add(match)
         session.flush()
         self._add_hands(session, match.id, game, 0)
@@ -291,13 +409,21 @@ class Storage:
             )
         return len(hands)
 
+    @_store
     def take_seat(self, room_id: str, seat: int, nickname: str, token: str) -> None:
         with self._session() as session:
             row = session.get(SeatRow, (room_id, seat))
             assert row is not None and row.level is None and row.token_hash is None
             row.nickname = nickname
             row.token_hash = hash_token(token)
+            # Someone joining is activity too: the room is not abandoned.
+            session.execute(
+                update(MatchRow)
+                .where(MatchRow.room_id == room_id, MatchRow.finished_at.is_(None))
+                .values(active_at=_now())
+            )
 
+    @_store
     def add_move(
         self, match_id: int, number: int, hand: int, seat: int, move: str, game: Game, known: int
     ) -> int:
@@ -309,6 +435,7 @@ class Storage:
         self.write_moves([write])
         return known + len(write.hands)
 
+    @_store
     def write_moves(self, writes: Sequence[MoveWrite]) -> None:
         """Store moves of any matches in one transaction: one commit for many moves when
         many matches are played at once."""
@@ -337,6 +464,11 @@ class Storage:
             ]
             if hands:
                 connection.execute(insert(HandRow), hands)
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id.in_(sorted({w.match_id for w in writes})))
+                .values(active_at=now)
+            )
             for w in writes:
                 if w.finished is not None:
                     winner, totals = w.finished
@@ -346,12 +478,67 @@ class Storage:
                         .values(finished_at=now, winner=winner, totals=totals)
                     )
 
+    @_store
+    def expire(self, before: datetime, *, batch: int = 500) -> int:
+        """Delete every unfinished match last active before ``before``, with its hands and
+        moves, and each room that is left with no match, with its seats; the matches deleted.
+
+        A room that still has finished matches keeps them: its latest match is then a
+        finished one. One transaction for each ``batch`` matches, so that many abandoned
+        rooms never hold the database in one long transaction.
+        """
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, not {batch}")
+        cutoff = _utc(before)
+        deleted = 0
+        while True:
+            done = self._expire_batch(cutoff, batch)
+            deleted += done
+            if done < batch:
+                return deleted
+
+    def _expire_batch(self, before: datetime, batch: int) -> int:
+        with self.engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                # Take the write lock before reading: a read turned into a write fails at
+                # once, without waiting, if another connection wrote in between.
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            found = connection.execute(
+                select(MatchRow.id, MatchRow.room_id)
+                .where(MatchRow.finished_at.is_(None), MatchRow.active_at < before)
+                .limit(batch)
+                # PostgreSQL: a match being written to is being played, so it is passed
+                # over; those picked can take no move until they are gone.
+                .with_for_update(skip_locked=True)
+            ).all()
+            if found:
+                ids = [row.id for row in found]
+                rooms = sorted({row.room_id for row in found})
+                connection.execute(delete(MoveRow).where(MoveRow.match_id.in_(ids)))
+                connection.execute(delete(HandRow).where(HandRow.match_id.in_(ids)))
+                connection.execute(delete(MatchRow).where(MatchRow.id.in_(ids)))
+                connection.execute(
+                    delete(SeatRow).where(
+                        SeatRow.room_id.in_(rooms),
+                        ~exists().where(MatchRow.room_id == SeatRow.room_id),
+                    )
+                )
+                connection.execute(
+                    delete(RoomRow).where(
+                        RoomRow.id.in_(rooms), ~exists().where(MatchRow.room_id == RoomRow.id)
+                    )
+                )
+            connection.commit()
+            return len(found)
+
     # -- reading
 
+    @_read
     def seats(self, room_id: str) -> tuple[SeatRow, ...]:
         with self._session() as session:
             return _seats(session, room_id)
 
+    @_read
     def room(self, room_id: str) -> StoredRoom | None:
         """A room with its latest match rebuilt, or None."""
         with self._session() as session:
@@ -366,14 +553,27 @@ class Storage:
             game = Game.from_record(self._record(session, room, match))
             return StoredRoom(room, seats, match, game)
 
-    def unfinished_rooms(self) -> list[str]:
-        """Rooms whose latest match is not over: the server resumes them on start."""
-        with self._session() as session:
-            latest: dict[str, MatchRow] = {}
-            for match in session.scalars(select(MatchRow).order_by(MatchRow.number)):
-                latest[match.room_id] = match
-            return [room for room, match in latest.items() if match.finished_at is None]
+    @_read
+    def live_rooms(self, since: datetime) -> list[str]:
+        """The rooms whose match is not over and was active at or after ``since``, in no
+        particular order (an unfinished match is always its room's latest)."""
+        return self._unfinished(MatchRow.active_at >= _utc(since))
 
+    @_read
+    def unfinished_rooms(self) -> list[str]:
+        """Rooms whose latest match is not over, however long ago it was active: the
+        server resumes them on start."""
+        return self._unfinished()
+
+    def _unfinished(self, *conditions: ColumnElement[bool]) -> list[str]:
+        with self.engine.connect() as connection:
+            return list(
+                connection.scalars(
+                    select(MatchRow.room_id).where(MatchRow.finished_at.is_(None), *conditions)
+                )
+            )
+
+    @_read
     def finished_matches(self, limit: int = 100) -> list[tuple[MatchRow, RoomRow, list[SeatRow]]]:
         """Finished matches, newest first."""
         with self._session() as session:
@@ -399,6 +599,7 @@ class Storage:
                 seats[seat.room_id].append(seat)
             return [(match, rooms[match.room_id], list(seats[match.room_id])) for match in matches]
 
+    @_read
     def match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, dict[str, Any]] | None:
         """A match's record (the engine's JSON record), or None if there is no such match."""
         with self._session() as session:
@@ -407,6 +608,25 @@ class Storage:
                 return None
             room = session.get(RoomRow, match.room_id)
             assert room is not None
+            return match, room, self._record(session, room, match)
+
+    @_read
+    def finished_match_record(
+        self, match_id: int
+    ) -> tuple[MatchRow, RoomRow, dict[str, Any]] | None:
+        """A finished match's record, or None. An unknown match and one still being played
+        run the very same statements, so asking tells nothing of the matches in play."""
+        if not 1 <= match_id <= MAX_ID:
+            return None  # no such id can be stored
+        with self._session() as session:
+            found = session.execute(
+                select(MatchRow, RoomRow)
+                .join(RoomRow, RoomRow.id == MatchRow.room_id)
+                .where(MatchRow.id == match_id, MatchRow.finished_at.is_not(None))
+            ).first()
+            if found is None:
+                return None
+            match, room = found
             return match, room, self._record(session, room, match)
 
     @staticmethod
