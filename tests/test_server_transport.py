@@ -1,0 +1,523 @@
+"""The HTTP layer of ``escoba serve`` (``escoba.server.transport``) against a real server
+process with small limits: request heads over the byte or header limit, heads that never
+end, idle kept-alive connections, connections per address and in all (WebSockets counted),
+text that is not UTF-8, SIGTERM with clients that never read, and the ``serve`` command's
+own errors (``--limit``, a corrupt database).
+
+Every socket has a timeout and every wait a deadline, so a server that does not do what it
+should fails a test instead of hanging it. Each test also checks that the server logged no
+traceback while it ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from typer.testing import CliRunner
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as websocket_connect
+from websockets.typing import Origin
+
+from escoba.cli import app
+from server_helpers import free_port, wait_for_port
+
+LIMITS: dict[str, float] = {
+    "header_bytes": 12_000,
+    "header_count": 20,
+    "header_seconds": 1,
+    "idle_seconds": 1,
+    "connections_per_address": 4,
+    "connections_total": 6,
+    "join_seconds": 30,
+}
+"""Small enough to reach in a test; the room sockets that hold connections open are given
+time to stay without joining."""
+
+WAIT = 5.0
+"""Seconds within which something the server must do has to happen."""
+
+HANDSHAKE_KEY = "dGhlIHNhbXBsZSBub25jZQ=="
+
+Answer = tuple[int, dict[str, str], bytes]
+T = TypeVar("T")
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+    read_up_to: int = 0
+
+    def new_log(self) -> str:
+        """What the server wrote since the last call."""
+        text = self.log.read_bytes()[self.read_up_to :].decode(errors="replace")
+        self.read_up_to += len(text.encode())
+        return text
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def serve_command(port: int, database: str, limits: dict[str, float]) -> list[str]:
+    command = [sys.executable, "-m", "escoba", "serve", "--port", str(port), "--pace", "0"]
+    command += ["--database", database, "--computer-workers", "1"]
+    for name, value in limits.items():
+        command += ["--limit", f"{name}={value}"]
+    return command
+
+
+@contextmanager
+def running_server(folder: Path, limits: dict[str, float]) -> Iterator[Server]:
+    """``escoba serve`` with ``limits`` in a process of its own, on a SQLite file in
+    ``folder``; killed on leaving the block if it still runs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    log = folder / "server.log"
+    command = serve_command(port, f"sqlite:///{folder / 'x.db'}", limits)
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        wait_for_port(port, alive=lambda: process.poll() is None)
+        yield Server(process, port, log)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(WAIT)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running_server(tmp_path_factory.mktemp("transport"), LIMITS) as running:
+        yield running
+
+
+@pytest.fixture
+def quiet(server: Server) -> Iterator[Server]:
+    """The module's server, which must log no traceback during the test."""
+    server.new_log()
+    yield server
+    logged = server.new_log()
+    assert "Traceback" not in logged, logged
+    assert server.process.poll() is None, "the server ended"
+
+
+# -- raw HTTP ---------------------------------------------------------------------------------
+
+
+def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    """A TCP connection to the server from the loopback address ``source``."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(WAIT)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def request(
+    path: str = "/api/presets", *headers: str, close: bool = False, host: str = "127.0.0.1"
+) -> bytes:
+    lines = [f"GET {path} HTTP/1.1", f"Host: {host}", *headers]
+    if close:
+        lines.append("Connection: close")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def read_answer(sock: socket.socket, timeout: float = WAIT) -> Answer:
+    """One whole response (it has a Content-Length): status, headers, body."""
+    deadline = time.monotonic() + timeout
+    data = b""
+    while True:
+        head, found, body = data.partition(b"\r\n\r\n")
+        if found:
+            status_line, *lines = head.decode("latin-1").split("\r\n")
+            headers = {}
+            for line in lines:
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
+            length = int(headers["content-length"])
+            if len(body) >= length:
+                return int(status_line.split()[1]), headers, body[:length]
+        left = deadline - time.monotonic()
+        assert left > 0, f"no whole answer within {timeout} s: {data[:300]!r}"
+        sock.settimeout(left)
+        chunk = sock.recv(65536)
+        assert chunk, f"the connection ended before a whole answer: {data[:300]!r}"
+        data += chunk
+
+
+def ask(port: int, payload: bytes, source: str = "127.0.0.1") -> Answer:
+    """Send ``payload`` on a new connection and read the answer."""
+    with connect(port, source) as sock:
+        sock.sendall(payload)
+        return read_answer(sock)
+
+
+def error_of(answer: Answer) -> dict[str, Any]:
+    """The JSON refusal an answer carries."""
+    _status, headers, body = answer
+    assert headers["content-type"] == "application/json"
+    error: dict[str, Any] = json.loads(body)
+    assert error["type"] == "error" and isinstance(error["message"], str), error
+    return error
+
+
+def seconds_until_closed(sock: socket.socket, *, keep_sending: bool = False) -> float:
+    """Seconds until the server ends the connection (a reset counts), reading nothing from
+    it; with ``keep_sending``, a header line goes out every quarter second meanwhile."""
+    start = time.monotonic()
+    deadline = start + WAIT
+    sock.settimeout(0.25)
+    while time.monotonic() < deadline:
+        try:
+            if keep_sending:
+                sock.sendall(b"X-Slow: a\r\n")
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        except OSError:  # reset, or a send into a closed connection
+            return time.monotonic() - start
+        assert chunk == b"", f"the server answered a head it never got: {chunk[:200]!r}"
+        return time.monotonic() - start
+    raise AssertionError(f"the connection was still open after {WAIT} s")
+
+
+def assert_served(port: int, source: str = "127.0.0.1") -> None:
+    status, _headers, body = ask(port, request(close=True), source)
+    assert status == 200, body
+    assert "presets" in json.loads(body)
+
+
+def eventually(attempt: Callable[[], T]) -> T:
+    """What ``attempt`` gives once it works, trying again for WAIT seconds (a connection a
+    client closed takes the server a moment to count out)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            return attempt()
+        except (AssertionError, OSError, KeyError, InvalidStatus):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def eventually_served(port: int, source: str = "127.0.0.1") -> None:
+    eventually(lambda: assert_served(port, source))
+
+
+# -- WebSockets ---------------------------------------------------------------------------------
+
+
+def new_room(port: int) -> str:
+    body = json.dumps({"nickname": "Ana", "seats": ["person", "person"]}).encode()
+    headers = {"Content-Type": "application/json"}
+    url = f"http://127.0.0.1:{port}/api/rooms"
+    with urllib.request.urlopen(urllib.request.Request(url, body, headers), timeout=WAIT) as r:
+        room: str = json.loads(r.read())["room"]
+    return room
+
+
+def room_socket(server: Server, room: str, source: str = "127.0.0.1") -> ClientConnection:
+    """A WebSocket on ``room`` from ``source`` that has not joined (it may stay, unjoined,
+    for ``join_seconds``)."""
+    sock = connect(server.port, source)
+    return websocket_connect(
+        f"ws://127.0.0.1:{server.port}/ws/rooms/{room}",
+        sock=sock,
+        origin=Origin(server.origin),
+        open_timeout=WAIT,
+        close_timeout=1,
+    )
+
+
+def masked_text_frame(payload: bytes) -> bytes:
+    """One WebSocket text frame from a client (masked; a payload under 126 bytes)."""
+    mask = os.urandom(4)
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
+# -- request heads --------------------------------------------------------------------------------
+
+
+def test_a_head_over_the_byte_limit_is_refused_with_431_and_others_are_still_served(
+    quiet: Server,
+) -> None:
+    port = quiet.port
+    status, _headers, _body = ask(port, request("/api/presets", "X-Fill: " + "a" * 11_000))
+    assert status == 200, "a head within the limit is served"
+    # A whole head over the limit in one piece, and one that never ends (the attack: the
+    # server read on until it had it all)
+    for payload in (
+        request("/api/presets", "X-Fill: " + "a" * 13_000),
+        b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Fill: " + b"a" * 200_000,
+    ):
+        answer = ask(port, payload)
+        assert answer[0] == 431
+        assert answer[1]["connection"] == "close"
+        error = error_of(answer)
+        assert error["code"] == "headers_too_large"
+        assert "12000 bytes" in error["message"]
+        assert_served(port)
+
+
+def test_more_headers_than_the_limit_are_refused_with_431(quiet: Server) -> None:
+    port = quiet.port
+    allowed = [f"X-Item-{index}: {index}" for index in range(17)]  # 20 with Host, Connection
+    status, _headers, _body = ask(port, request("/api/presets", *allowed, close=True))
+    assert status == 200
+    too_many = [f"X-Item-{index}: {index}" for index in range(25)]
+    answer = ask(port, request("/api/presets", *too_many, close=True))
+    assert answer[0] == 431
+    error = error_of(answer)
+    assert error == {
+        "type": "error",
+        "code": "headers_too_large",
+        "message": "requests are limited to 20 headers",
+    }
+    assert_served(port)
+
+
+def test_a_head_not_sent_whole_within_header_seconds_is_closed(quiet: Server) -> None:
+    with connect(quiet.port) as sock:
+        sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")
+        waited = seconds_until_closed(sock)
+    assert 0.7 <= waited <= 3.0, waited
+    # A head that keeps coming, a line at a time, is closed just the same
+    with connect(quiet.port) as sock:
+        sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")
+        waited = seconds_until_closed(sock, keep_sending=True)
+    assert 0.7 <= waited <= 3.0, waited
+    assert_served(quiet.port)
+
+
+def test_an_idle_kept_alive_connection_is_closed(quiet: Server) -> None:
+    with connect(quiet.port) as sock:
+        for _ in range(2):  # kept alive between requests while it asks in time
+            sock.sendall(request())
+            status, headers, _body = read_answer(sock)
+            assert status == 200
+            assert headers.get("connection") != "close"
+        waited = seconds_until_closed(sock)
+    assert 0.7 <= waited <= 3.0, waited
+    # After a request it has to send the next head within header_seconds too
+    with connect(quiet.port) as sock:
+        sock.sendall(request())
+        assert read_answer(sock)[0] == 200
+        sock.sendall(b"GET /api/presets HTTP/1.1\r\n")
+        waited = seconds_until_closed(sock, keep_sending=True)
+    assert 0.7 <= waited <= 3.0, waited
+
+
+def test_a_request_line_that_is_not_http_is_refused_with_400_json(quiet: Server) -> None:
+    answer = ask(quiet.port, b"GET /room/\xff HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer[0] == 400
+    assert error_of(answer)["code"] == "bad_request"
+    assert_served(quiet.port)
+
+
+# -- connections -----------------------------------------------------------------------------------
+
+
+def assert_refused(port: int, source: str, says: str) -> None:
+    """A new connection from ``source`` is answered 503 before it sends anything, then
+    closed."""
+    with connect(port, source) as sock:
+        answer = read_answer(sock)
+        assert answer[0] == 503
+        error = error_of(answer)
+        assert error["code"] == "too_many_connections"
+        assert says in error["message"], error
+        assert seconds_until_closed(sock) < 2.0
+
+
+def test_one_address_may_hold_connections_per_address_websockets_included(
+    quiet: Server,
+) -> None:
+    room = new_room(quiet.port)
+    with ExitStack() as stack:
+        held = [stack.enter_context(room_socket(quiet, room)) for _ in range(4)]
+        assert_refused(quiet.port, "127.0.0.1", "this address")
+        assert_served(quiet.port, "127.0.0.9")  # other addresses are still served
+        held[0].close()
+        eventually_served(quiet.port)  # admitted again once one has ended
+        stack.enter_context(eventually(lambda: room_socket(quiet, room)))
+        assert_refused(quiet.port, "127.0.0.1", "this address")
+    eventually_served(quiet.port)
+
+
+def test_the_server_holds_at_most_connections_total(quiet: Server) -> None:
+    room = new_room(quiet.port)
+    with ExitStack() as stack:
+        held = [
+            stack.enter_context(room_socket(quiet, room, source))
+            for source in ("127.0.0.2",) * 3 + ("127.0.0.3",) * 3
+        ]
+        assert_refused(quiet.port, "127.0.0.4", "the server holds")
+        assert_refused(quiet.port, "127.0.0.2", "the server holds")
+        held[-1].close()
+        eventually_served(quiet.port, "127.0.0.4")
+    eventually_served(quiet.port)
+
+
+def test_a_text_message_that_is_not_utf8_closes_the_socket_with_1007(quiet: Server) -> None:
+    room = new_room(quiet.port)
+    with room_socket(quiet, room) as websocket:
+        websocket.send(b'{"type": "\xff"}', text=True)
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(10):  # whatever came before the close
+                websocket.recv(timeout=WAIT)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1007
+
+
+def test_a_websocket_handshake_websockets_cannot_read_is_answered(quiet: Server) -> None:
+    room = new_room(quiet.port)
+    handshake = request(
+        f"/ws/rooms/{room}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {HANDSHAKE_KEY}",
+        "Sec-WebSocket-Version: 13",
+        "X-Long: " + "a" * 9000,  # within header_bytes, over the websockets library's 8 KiB
+    )
+    with connect(quiet.port) as sock:
+        sock.sendall(handshake)
+        answer = read_answer(sock)
+        assert answer[0] == 431
+        assert error_of(answer)["code"] == "headers_too_large"
+        assert seconds_until_closed(sock) < 3.0
+
+
+def test_frames_sent_right_behind_the_handshake_are_read(quiet: Server) -> None:
+    room = new_room(quiet.port)
+    handshake = request(
+        f"/ws/rooms/{room}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {HANDSHAKE_KEY}",
+        "Sec-WebSocket-Version: 13",
+        f"Origin: {quiet.origin}",
+        host=f"127.0.0.1:{quiet.port}",
+    )
+    pong = b'\x81\x0f{"type":"pong"}'  # one unmasked text frame, as the server sends it
+    with connect(quiet.port) as sock:
+        sock.sendall(handshake + masked_text_frame(b'{"type": "ping"}'))  # one write
+        deadline = time.monotonic() + WAIT
+        received = b""
+        while pong not in received:
+            assert time.monotonic() < deadline, f"no pong: {received[-200:]!r}"
+            chunk = sock.recv(4096)
+            assert chunk, f"closed without a pong: {received[-200:]!r}"
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 101 ")
+
+
+# -- shutting down ---------------------------------------------------------------------------------
+
+
+def test_sigterm_ends_the_server_within_seconds_whatever_its_clients_do(
+    tmp_path: Path,
+) -> None:
+    limits: dict[str, float] = {
+        "header_seconds": 60,
+        "idle_seconds": 60,
+        "join_seconds": 60,
+        # The app keeps a client that does not read (so uvicorn cannot close its socket)
+        "send_backlog": 100_000,
+        "send_seconds": 600,
+    }
+    with running_server(tmp_path, limits) as running, ExitStack() as stack:
+        room = new_room(running.port)
+        # A WebSocket whose client never reads, not even the handshake's answer, while it
+        # asks for far more answers than its small receive buffer takes
+        silent = stack.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+        silent.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        silent.settimeout(WAIT)
+        silent.connect(("127.0.0.1", running.port))
+        silent.sendall(
+            request(
+                f"/ws/rooms/{room}",
+                "Upgrade: websocket",
+                "Connection: Upgrade",
+                f"Sec-WebSocket-Key: {HANDSHAKE_KEY}",
+                "Sec-WebSocket-Version: 13",
+                f"Origin: {running.origin}",
+                host=f"127.0.0.1:{running.port}",  # as the Origin says: a page of this site
+            )
+        )
+        time.sleep(0.3)  # not that it reads the answer: the server has switched protocols
+        silent.sendall(masked_text_frame(b'{"type": "ping"}') * 5000)
+        # A head that never ends; a body that never ends, whose handler waits for the rest
+        stack.enter_context(connect(running.port)).sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        stack.enter_context(connect(running.port)).sendall(
+            b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"nickname": '
+        )
+        # and a spectator whose handler waits for messages
+        watching = stack.enter_context(room_socket(running, room))
+        watching.send(json.dumps({"type": "watch"}))
+        assert json.loads(watching.recv(timeout=WAIT))["type"] == "welcome"
+        time.sleep(0.5)  # the server has taken them all, and answered the pings it could
+        assert running.process.poll() is None
+        start = time.monotonic()
+        running.process.send_signal(signal.SIGTERM)
+        try:
+            running.process.wait(timeout=8)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server was still running 8 s after SIGTERM")
+        took = time.monotonic() - start
+    assert took < 8
+    assert "Traceback" not in running.log.read_text(errors="replace")
+
+
+# -- the serve command's errors ------------------------------------------------------------------
+
+runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("nonsense=3", "--limit: unknown limit 'nonsense'; the limits are: header_bytes, "),
+        ("header_bytes=lots", "--limit: header_bytes: must be a whole number, got 'lots'"),
+        ("header_bytes=1.5", "--limit: header_bytes: must be a whole number, got '1.5'"),
+        ("header_seconds=soon", "--limit: header_seconds: must be a number (of seconds)"),
+        ("header_seconds=inf", "--limit: header_seconds: must be a finite number"),
+        ("connections_total=0", "--limit: connections_total: must be a positive number"),
+        ("header_bytes", "--limit: expected NAME=VALUE"),
+    ],
+)
+def test_a_bad_limit_is_one_line_and_exit_code_2(option: str, said: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "1", "--limit", option])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"Error: {said}"), lines[0]
+
+
+def test_a_corrupt_database_file_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    database = tmp_path / "x.db"
+    database.write_bytes(bytes(range(256)) * 32)  # the same bytes as random ones, to SQLite
+    command = serve_command(free_port(), f"sqlite:///{database}", {})
+    done = subprocess.run(command, capture_output=True, timeout=60, check=False)
+    assert done.returncode == 2, done
+    assert b"playing at" not in done.stdout
+    lines = done.stderr.decode().strip().splitlines()
+    assert lines == [f"Error: --database: cannot open sqlite:///{database}: file is not a database"]
