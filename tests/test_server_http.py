@@ -473,3 +473,15 @@ def test_static_files_are_served(client: TestClient) -> None:
         response = client.get(escape)
         assert response.status_code == 404, escape
         assert b"import" not in response.content
+
+
+@pytest.mark.parametrize("path", ["/api/rooms", "/api/rooms/{room}/join"])
+def test_a_body_that_is_not_utf8_is_a_bad_request(client: TestClient, path: str) -> None:
+    """Bytes that are not UTF-8 in a JSON body: a clear ``bad_request``, nothing created."""
+    ticket = create_room(client)
+    response = client.post(
+        path.format(room=ticket["room"]),
+        content=b'{"nickname": "\xff"}',
+        headers={"content-type": "application/json"},
+    )
+    assert "UTF-8" in assert_refused(response, 400, "bad_request")["message"]

@@ -521,3 +521,13 @@ def test_a_corrupt_database_file_is_one_line_and_exit_code_2(tmp_path: Path) -> 
     assert b"playing at" not in done.stdout
     lines = done.stderr.decode().strip().splitlines()
     assert lines == [f"Error: --database: cannot open sqlite:///{database}: file is not a database"]
+
+
+@pytest.mark.parametrize("origin", ["cards.example.org", "ftp://cards.example.org", "https://x/y"])
+def test_a_bad_origin_option_is_one_line_and_exit_code_2(origin: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "1", "--origin", origin])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert lines == [
+        f"Error: --origin: not a web origin such as https://cards.example.org: {origin!r}"
+    ]

@@ -1,6 +1,7 @@
-"""The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play`` and ``replay``.
+"""The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play``, ``replay`` and
+``serve``.
 
-A typer app with one subcommand a job (``serve`` is to come). This module only
+A typer app with one subcommand a job. This module only
 parses arguments and renders with rich; the words come from :mod:`escoba.cheatsheet` and the
 figures from :mod:`escoba.simulate` and :mod:`escoba.arena`.
 
@@ -676,6 +677,16 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--origin",
+            metavar="URL",
+            help="Another site whose pages may open this server's rooms, such as "
+            "https://cards.example.org (repeatable; the server's own is always allowed).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Start the web game: open the printed address in a browser, create a room, play."""
     try:
@@ -691,13 +702,14 @@ def serve_command(
             "python3 -m pip install 'escoba[web]'"
         )
     limits = _server_limits(limit or (), computer_workers)
+    origins = [_origin(value) for value in origin or ()]
     url = database or default_database_url()
     try:
         hidden = make_url(url).render_as_string(hide_password=True)  # never print a password
     except Exception:
         _fail(f"--database: not a database URL such as sqlite:///path or postgresql://...: {url!r}")
     try:
-        application = create_app(url, pace=pace, limits=limits)
+        application = create_app(url, pace=pace, limits=limits, origins=origins)
         with application.state.storage.engine.connect():
             pass  # a database that cannot be reached is said now, not as a traceback later
         application.state.storage.migrate()  # and one that is not a database, or too new
@@ -713,6 +725,16 @@ def serve_command(
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {hidden}; Ctrl+C stops)")
     uvicorn.Server(server_config(application, host=host, port=port, limits=limits)).run()
+
+
+def _origin(value: str) -> str:
+    """A web origin as browsers send it: scheme and host (and port), nothing more."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value.strip())
+    if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+        _fail(f"--origin: not a web origin such as https://cards.example.org: {value!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
 
 
 # -- escoba play and escoba replay ---------------------------------------------------------------

@@ -157,7 +157,10 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return _error(Refusal(code, str(error.detail), error.status_code))
+        detail = str(error.detail)
+        if error.status_code == 400:  # FastAPI could not read the body as JSON
+            code, detail = "bad_request", "the body is not JSON in UTF-8"
+        return _error(Refusal(code, detail, error.status_code))
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
