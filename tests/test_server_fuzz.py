@@ -1,5 +1,6 @@
 """Bad input never hurts: malformed, oversized, repeated, out-of-turn and illegal WebSocket
-messages, and random HTTP bodies and query strings.
+messages, random HTTP bodies and query strings, hostile requests to every route, and a full or
+locked database.
 
 Each WebSocket message gets exactly the reply its content calls for (worked out here from the
 protocol's models and the engine's rules: RULES.md "A move" decides which plays are legal,
@@ -7,44 +8,70 @@ RULES.md "Seats, sides, dealer" whose turn it is), nothing else is sent to anybo
 changes only by the legal plays sent, and every connection still answers a ping. HTTP answers
 are never a server error, and every refusal is a well-formed error message. The test client
 re-raises any exception inside the server, so an internal error fails the test too.
+
+Every route the app has (read from ``app.routes``) is sent any method with hostile path
+parameters (huge, negative and odd numbers, NUL, percent-escapes that are not UTF-8, dot
+segments, very long and unicode text), query strings and bodies (deep nesting, huge integers
+in every field, NUL, bytes that are not UTF-8, wrong types, extra fields, empty and non-JSON
+bodies); WebSocket messages and socket paths of the same kinds. Nothing may be logged at ERROR
+or with a traceback meanwhile. On SQLite, a full database and one another writer has locked
+refuse each write as ``storage_failed`` (503 over HTTP, an error message over the socket),
+reads go on, and once the database can be written again the same actions work on the matches
+as they were.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import re
+import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 from pydantic import ValidationError
+from sqlalchemy import event as sqlalchemy_event
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute, compile_path
+from starlette.websockets import WebSocketDisconnect
 
-from escoba import DECK, RULESETS, Card, Game, InvalidCardError, Move
+from escoba import DECK, RULESETS, Card, Game, InvalidCardError, Move, RuleSet
 from escoba.ai import LEVELS
 from escoba.errors import InvalidMoveError
 from escoba.messages import LANGUAGES
 from escoba.rules import OPTION_NAMES
+from escoba.server.app import WEB, create_app
 from escoba.server.protocol import MAX_MESSAGE_BYTES, parse_client_message
 from server_helpers import (
+    Closed,
     Message,
     Peer,
+    assert_refused,
     cards_of_text,
     connect,
     create_room,
     is_state,
     join_room,
     lift_rate_limit,
+    moves_played,
     named_cards,
+    on_server,
+    play_message,
+    play_until,
     running_app,
     server_game,
     server_record,
+    two_people,
 )
 
 # Every refusal code of docs/protocol.md, and the two limits on a connection.
@@ -625,3 +652,846 @@ def test_random_query_strings_to_the_cheat_sheet(
     assert_well_answered(answer)
     if answer.status_code == 200:
         assert answer.json()["sections"]
+
+
+# -- every route: hostile paths, query strings and bodies ------------------------------------------
+#
+# The routes are read from the app itself, so a new one is fuzzed as soon as it exists; a route
+# with a path parameter that has no strategy here fails test_every_path_parameter_is_fuzzed.
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One route of the app: its path with ``{name}`` for each parameter, the pattern the
+    router matches the (decoded) path with, its methods (none for a WebSocket)."""
+
+    path: str
+    pattern: re.Pattern[str]
+    params: tuple[str, ...]
+    methods: frozenset[str] = frozenset()
+    websocket: bool = False
+
+    def __str__(self) -> str:
+        return f"{'WS' if self.websocket else ','.join(sorted(self.methods))} {self.path}"
+
+
+def endpoints(routes: Sequence[BaseRoute], prefix: str = "") -> list[Endpoint]:
+    """Every route under ``routes``: plain ones, WebSockets, mounts and included routers."""
+    found: list[Endpoint] = []
+    for route in routes:
+        if isinstance(route, Route | WebSocketRoute):
+            pattern, path, params = compile_path(prefix + route.path)
+            methods = frozenset(route.methods or ()) if isinstance(route, Route) else frozenset()
+            found.append(
+                Endpoint(path, pattern, tuple(params), methods, isinstance(route, WebSocketRoute))
+            )
+        elif isinstance(route, Mount):
+            if route.routes:
+                found += endpoints(route.routes, prefix + route.path)
+            else:  # an app of its own (the static files): it answers GET and HEAD
+                pattern, path, params = compile_path(prefix + route.path + "/{path:path}")
+                found.append(Endpoint(path, pattern, tuple(params), frozenset({"GET", "HEAD"})))
+        elif (router := getattr(route, "original_router", None)) is not None:
+            # FastAPI keeps an included router as one route holding the router's own routes.
+            found += endpoints(router.routes, prefix + route.include_context.prefix)  # type: ignore[attr-defined]
+        else:
+            raise AssertionError(f"a route the fuzz does not know how to reach: {route!r}")
+    return found
+
+
+ENDPOINTS = endpoints(create_app("sqlite://").routes)
+HTTP_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if not endpoint.websocket]
+WS_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if endpoint.websocket]
+MAX_URL = 60_000
+"""URLs the test client can send (httpx refuses those over 64 KiB)."""
+METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "PROPFIND"]
+WEB_FILES = sorted(path.name for path in WEB.iterdir() if path.is_file())
+WEB_CONTENTS = frozenset(path.read_bytes() for path in WEB.rglob("*") if path.is_file())
+"""What ``/static`` may answer with."""
+
+
+@dataclass(frozen=True)
+class Real:
+    """A path parameter that names something that exists (filled in from the :class:`Site`)."""
+
+    name: str
+
+
+def percent(data: bytes) -> str:
+    return "".join(f"%{byte:02X}" for byte in data)
+
+
+def segment(text: str) -> str:
+    """A URL path segment naming exactly ``text``."""
+    return urllib.parse.quote(text, safe="")
+
+
+HUGE_NUMBERS = [
+    str(2**31),
+    str(2**63),
+    str(2**64),
+    str(-(2**63) - 1),
+    str(10**30),
+    str(-(10**30)),
+    "1" + "0" * 3999,  # 10**3999: 4000 digits
+    "9" * 4300,  # Python's longest integer text by default
+    "9" * 4301,
+    "1" * 5000,
+]
+ODD_NUMBERS = ["-1", "0", "-0", "+1", "01", "1.0", "1e3", "0x10", "1_000", "NaN", "inf", " 1"]
+HOSTILE_SEGMENTS = [
+    *HUGE_NUMBERS,
+    *(segment(text) for text in ODD_NUMBERS),
+    "%EF%BC%91%EF%BC%92",  # fullwidth "12"
+    "%D9%A1%D9%A2",  # Arabic-Indic "12"
+    "%00",
+    "a%00",
+    "%00a",
+    "1%00",
+    "%2500",  # "%00" once decoded
+    "%FF%FE",
+    "%C0%AF",  # an overlong "/"
+    "%ED%A0%80",  # a surrogate in UTF-8
+    "%80",
+    "%E2%82",  # a cut-off sequence
+    "%F4%90%80%80",  # beyond U+10FFFF
+    "%2E%2E",
+    "%2E",
+    "%2F",
+    "%5C",
+    "..%2F..%2F..%2Fetc%2Fpasswd",
+    "%2E%2E%2F%2E%2E%2Fpyproject.toml",
+    "~",
+    "*",
+    "%20",
+    "%0D%0Aheader%3A%20x",
+    segment("é🀄\u202e\u200b\ufeff"),
+]
+hostile_segments: st.SearchStrategy[str] = st.one_of(
+    st.sampled_from(HOSTILE_SEGMENTS),
+    st.text(min_size=1, max_size=40).map(segment),
+    st.binary(min_size=1, max_size=16).map(percent),
+    st.integers(-(10**40), 10**40).map(str),
+    st.integers(0, 4400).map(lambda digits: "1" + "0" * digits),
+    st.integers(1, 16_000).map(lambda size: "a" * size),
+)
+file_paths: st.SearchStrategy[str | Real] = st.one_of(
+    st.just(Real("file")),
+    st.sampled_from(WEB_FILES),
+    st.sampled_from(WEB_FILES).map(lambda name: f"{name}%00.txt"),
+    st.sampled_from(WEB_FILES).map(lambda name: f"..%2Fweb%2F{name}"),
+    st.sampled_from(WEB_FILES).map(lambda name: f"{name}/"),
+    st.lists(hostile_segments | st.sampled_from(["..", ".", ""]), min_size=1, max_size=4).map(
+        "/".join
+    ),
+)
+PATH_VALUES: dict[str, st.SearchStrategy[str | Real]] = {
+    "room_id": st.sampled_from([Real("room"), Real("playing_room")]) | hostile_segments,
+    "match_id": st.sampled_from([Real("match"), Real("unfinished")]) | hostile_segments,
+    "path": file_paths,
+}
+"""A strategy for every path parameter of the app's routes: real values and hostile ones."""
+
+
+def fill(endpoint: Endpoint, values: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda found: values[found.group(1)], endpoint.path)
+
+
+HOSTILE_QUERIES = [
+    "language=%00",
+    "language=en%00",
+    "language=%FF%FE",
+    "language=%ED%A0%80",
+    "%FF%FE=%FF",
+    "%00=%00",
+    "language",
+    "language=",
+    "=&=&&==",
+    "language=en&language=de&language=xx",
+    "language=" + "x" * 20_000,
+    "language=" + "9" * 5000,
+    "x=" + "[" * 5000,
+    "&" * 2000,
+    "language[]=en&language[x]=de",
+]
+query_parts = st.sampled_from(["language", "lang", "x", ""]) | hostile_segments
+queries: st.SearchStrategy[str] = st.one_of(
+    st.just(""),
+    st.sampled_from(HOSTILE_QUERIES),
+    st.lists(st.tuples(query_parts, query_parts), min_size=1, max_size=4).map(
+        lambda pairs: "&".join(f"{key}={value}" for key, value in pairs)
+    ),
+    st.binary(max_size=20).map(lambda raw: "language=" + percent(raw)),
+)
+
+# A valid body for each POST route; the fuzz puts hostile JSON text at any place of it.
+VALID_BODIES: dict[str, Any] = {
+    "/api/rooms": {
+        "rules": "escoba",
+        "options": RuleSet().to_dict(),
+        "players": 2,
+        "partnerships": False,
+        "seats": ["person", "person"],
+        "seat": 0,
+        "nickname": "Ana",
+    },
+    "/api/rooms/{room_id}/join": {"nickname": "Bea", "seat": 1},
+    "/api/scorepad": {
+        "rules": "escoba",
+        "options": {"target_score": 15, "win_by": 1, "all_sevens_bonus": 0},
+        "sides": 2,
+        "names": ["Ana", "Ben"],
+        "language": "es",
+        "hands": [
+            {"cards": [22, 18], "coins": [6, 4], "seven_of_coins": 0, "sevens_winner": 0},
+            {"cards": [20, 20], "coins": [5, 5], "seven_of_coins": 1, "sweeps": [0, 3]},
+        ],
+    },
+}
+
+HOSTILE_JSON = [
+    *(number.encode() for number in HUGE_NUMBERS),
+    b"1" * 20_000,
+    b"-" + b"9" * 4301,
+    b"1e400",
+    b"-1e400",
+    b"1e-400",
+    b"1.5",
+    b"-0.0",
+    b"NaN",
+    b"Infinity",
+    b"-Infinity",
+    b"true",
+    b"false",
+    b"null",
+    b"[]",
+    b"{}",
+    b'""',
+    b'"12"',
+    b"[1]",
+    b'{"a": 1}',
+    b'"\\u0000"',
+    b'"Ana\\u0000"',
+    b'"\\u0000\\u0000\\u0000"',
+    b'"\x00"',  # a raw NUL: not JSON
+    b'"\\ud800"',
+    b'"\\udfff\\ud800"',
+    b'"\xff\xfe"',
+    b'"\xc0\xaf"',
+    b'"\xed\xa0\x80"',
+    b'"\xe2\x82"',
+    b"[" * 30_000,
+    b"[" * 5000 + b"]" * 5000,
+    b'{"a":' * 5000 + b"1" + b"}" * 5000,
+    b"{" * 20_000,
+    b'"' + b"x" * 70_000 + b'"',  # the body is then over the limit
+    b"",
+    b"}",
+    b"1 2",
+    b"'a'",
+    b"0x10",
+    b"01",
+    b"+1",
+]
+hostile_json: st.SearchStrategy[bytes] = st.one_of(
+    st.sampled_from(HOSTILE_JSON),
+    st.integers(0, 20_000).map(lambda digits: b"-1" + b"0" * digits),
+    st.integers(1, 30_000).map(lambda depth: b"[" * depth + b"]" * depth),
+    st.integers(1, 70_000).map(lambda size: b'"' + b"x" * size + b'"'),
+    st.binary(min_size=1, max_size=8).map(lambda raw: b'"' + raw + b'"'),
+    json_values.map(lambda value: dumps(value).encode()),
+)
+HOSTILE_BODIES = [
+    b"",
+    b"nope",
+    b"\x00",
+    b"\xff\xfe\x00",
+    b"\xef\xbb\xbf{}",
+    b"null",
+    b"[]",
+    b"0",
+    b'"x"',
+    b"[" * 30_000,
+    b"{" * 30_000,
+    b'{"a":' * 13_000,
+    b"[" * 70_000,
+    b" " * 70_000 + b"{}",
+    b'{"nickname": "Ana", "nickname": "Bea"}',
+    b'{"nickname": "Ana"} trailing',
+    b'{"nickname": "Ana\xffBea"}',
+    '{"nickname": "Ana"}'.encode("utf-16"),
+    '{"nickname": "Ana"}'.encode("utf-32"),
+]
+CONTENT_TYPES = [
+    "application/json",
+    "application/json",
+    "application/json",
+    None,
+    "text/plain",
+    "application/json; charset=utf-16",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/json-patch+json",
+]
+MARK = "\x00hostile\x00"
+
+
+def places(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place in a JSON value: itself, each member and item, and a new member."""
+    yield at
+    if isinstance(value, dict):
+        yield (*at, "extra")
+        for key, item in value.items():
+            yield from places(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from places(item, (*at, index))
+
+
+def put(value: Any, at: tuple[Any, ...], raw: bytes) -> bytes:
+    """``value`` as JSON text with ``raw`` (any bytes) as the text of the place ``at``."""
+    if not at:
+        return raw
+    copy = json.loads(json.dumps(value))
+    inner = copy
+    for key in at[:-1]:
+        inner = inner[key]
+    inner[at[-1]] = MARK
+    return json.dumps(copy).encode().replace(json.dumps(MARK).encode(), raw)
+
+
+@st.composite
+def bodies(draw: Any, endpoint: Endpoint) -> bytes:
+    """A hostile body: the route's valid body with hostile JSON text in one place, or
+    something that is hardly a body at all."""
+    valid = VALID_BODIES.get(endpoint.path, {})
+    kind = draw(st.sampled_from(["place", "place", "whole", "values"]))
+    if kind == "whole":
+        whole: bytes = draw(st.sampled_from(HOSTILE_BODIES) | st.binary(max_size=200))
+        return whole
+    if kind == "values":
+        return dumps(draw(json_values)).encode()
+    where = draw(st.sampled_from(list(places(valid))))
+    return put(valid, where, draw(hostile_json))
+
+
+@dataclass(frozen=True)
+class Site:
+    """A running app with something in it: a room whose match is over (and its finished
+    match), a room being played (and its unfinished match)."""
+
+    client: TestClient
+    room: str
+    match: str
+    playing_room: str
+    unfinished: str
+    file: str = "base.css"
+
+    def value(self, drawn: str | Real) -> str:
+        return getattr(self, drawn.name) if isinstance(drawn, Real) else drawn
+
+
+@pytest.fixture(scope="module")
+def site(database_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with running_app(tmp_path_factory.mktemp("site") / "escoba.db") as client:
+        room, ticket, guest = two_people(client, options={"target_score": 1})
+        with connect(client, room) as ana, connect(client, room) as bea:
+            ana.join(ticket["token"])
+            bea.join(guest["token"])
+            play_until([ana, bea], lambda state: bool(state["match"]["over"]))
+        (match,) = client.get("/api/matches").json()["matches"]
+        playing = create_room(client, seats=["person", "person"])["room"]
+        unfinished = on_server(client, lambda hub: hub.rooms[playing].match_id)
+        yield Site(client, room, str(match["id"]), playing, str(unfinished))
+
+
+SERVER_LOGGERS = ("escoba", "uvicorn", "uvicorn.error", "uvicorn.access", "fastapi")
+
+
+@pytest.fixture
+def server_log(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    """What the server logs during the test (from INFO up), from the root logger and from
+    the server's loggers, also those that do not hand their records on to the root."""
+    caplog.set_level(logging.INFO)
+    added = []
+    for name in SERVER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not logger.propagate:
+            logger.addHandler(caplog.handler)
+            added.append(logger)
+    yield caplog
+    for logger in added:
+        logger.removeHandler(caplog.handler)
+
+
+def assert_no_server_error(log: pytest.LogCaptureFixture) -> None:
+    """Nothing logged at ERROR or above, and no traceback at any level."""
+    bad = [
+        record
+        for record in log.records
+        if record.levelno >= logging.ERROR or record.exc_info or record.exc_text
+    ]
+    assert not bad, "the server logged errors:\n" + "\n".join(
+        f"{record.levelname} {record.name}: {record.getMessage()}\n{record.exc_text or ''}"
+        for record in bad
+    )
+
+
+def assert_clear_answer(answer: Any, method: str, endpoint: Endpoint) -> None:
+    """Never a server error; every refusal an error message with a code and a sentence (the
+    score pad API refuses in the very same shape: scorepad_api.py)."""
+    assert answer.status_code < 500, (answer.status_code, answer.text[:500])
+    if method == "HEAD":
+        assert not answer.content  # HTTP: the answer to HEAD has no body
+        return
+    if 200 <= answer.status_code < 300:
+        if endpoint.path.startswith("/static/"):
+            assert answer.content in WEB_CONTENTS, "a file from outside the web folder"
+        return
+    assert answer.headers["content-type"] == "application/json", answer.headers
+    body = answer.json()
+    assert set(body) == {"type", "code", "message"}, body
+    assert body["type"] == "error"
+    assert isinstance(body["code"], str) and body["code"]
+    assert isinstance(body["message"], str) and body["message"].strip()
+
+
+def test_every_path_parameter_is_fuzzed() -> None:
+    """The fuzz found the app's routes (those of included routers too) and has a strategy
+    for each of their path parameters: a new parameter fails here until it gets one."""
+    paths = {endpoint.path for endpoint in ENDPOINTS}
+    assert {"/api/rooms", "/api/scorepad", "/static/{path}", "/ws/rooms/{room_id}"} <= paths
+    missing = {
+        str(endpoint): sorted(set(endpoint.params) - set(PATH_VALUES))
+        for endpoint in ENDPOINTS
+        if not set(endpoint.params) <= set(PATH_VALUES)
+    }
+    assert not missing, f"path parameters without a strategy in PATH_VALUES: {missing}"
+    assert set(VALID_BODIES) <= {e.path for e in HTTP_ENDPOINTS if "POST" in e.methods}
+
+
+FUZZ_ROUTES = settings(FUZZ, max_examples=60)
+
+
+@pytest.mark.parametrize("endpoint", HTTP_ENDPOINTS, ids=str)
+@FUZZ_ROUTES
+@given(data=st.data())
+def test_every_route_answers_hostile_requests_clearly(
+    site: Site, endpoint: Endpoint, server_log: pytest.LogCaptureFixture, data: Any
+) -> None:
+    """Any method, hostile path parameters, query strings and bodies: never a server error,
+    every refusal an error message, nothing logged as an error."""
+    server_log.clear()
+    own = data.draw(st.integers(0, 4), label="the route's own method") > 0
+    methods = sorted(endpoint.methods) if own else METHODS
+    method = data.draw(st.sampled_from(methods), label="method")
+    values = {
+        name: site.value(data.draw(PATH_VALUES[name], label=name)) for name in endpoint.params
+    }
+    url = fill(endpoint, values)
+    query = data.draw(queries, label="query")
+    if query:
+        url += "?" + query
+    assume(len(url) < MAX_URL)  # the test client's own limit (a server's: header_bytes)
+    body = b""
+    headers = {}
+    if method in ("POST", "PUT", "PATCH") or data.draw(st.booleans(), label="a body"):
+        body = data.draw(bodies(endpoint), label="body")
+        content_type = data.draw(st.sampled_from(CONTENT_TYPES), label="content type")
+        if content_type is not None:
+            headers["content-type"] = content_type
+    answer = site.client.request(method, url, content=body, headers=headers)
+    event(f"{method} {answer.status_code}")  # --hypothesis-show-statistics
+    assert_clear_answer(answer, method, endpoint)
+    assert_no_server_error(server_log)
+
+
+# -- the WebSocket: hostile messages and socket paths ----------------------------------------------
+
+
+def within(size: int, head: str, tail: str, filler: str) -> str:
+    """``head``, as much ``filler`` as fits in ``size`` bytes, ``tail``."""
+    return head + filler * max(0, (size - len(head) - len(tail)) // len(filler)) + tail
+
+
+HOSTILE_VALUES = [
+    '"\\u0000"',
+    '"7d\\u0000"',
+    '"\\u0000\\u0000"',
+    '"\x00"',
+    '"\\ud800"',
+    '"\\udfff"',
+]
+HOSTILE_VALUES += ["true", "null", "{}", '["7d"]', '"' + "x" * 5000 + '"']
+ws_hostile_texts: st.SearchStrategy[str] = st.one_of(
+    # nesting deeper than any parser's limit, within one message's 4096 bytes
+    st.integers(1, MAX_MESSAGE_BYTES // 2).map(lambda depth: "[" * depth + "]" * depth),
+    st.integers(1, MAX_MESSAGE_BYTES).map(lambda depth: "[" * depth),
+    st.integers(1, MAX_MESSAGE_BYTES // 6).map(lambda depth: '{"a":' * depth + "1" + "}" * depth),
+    st.sampled_from(
+        [
+            '{"type": "ping", "x": %s}',
+            '{"type": "play", "card": "7d", "captures": %s}',
+            '{"type": "play", "card": %s, "captures": []}',
+            '{"type": "join", "token": %s}',
+            '{"type": "hint", "language": %s}',
+            '{"type": %s}',
+        ]
+    ).flatmap(
+        lambda template: st.one_of(
+            st.integers(2, 2000).map(lambda depth: template % ("[" * depth + "]" * depth)),
+            # integers of up to 4050 digits, and far beyond a 64-bit one
+            st.integers(1, 4050).map(lambda digits: template % ("9" * digits)),
+            st.sampled_from(
+                [*HUGE_NUMBERS[:7], "-1", "1e400", "-1e400", "NaN", "Infinity", "1.5", "-0"]
+            ).map(lambda number: template % number),
+            st.sampled_from(HOSTILE_VALUES).map(lambda value: template % value),
+        )
+    ),
+    st.sampled_from(
+        [
+            "\x00",
+            "\x00" * MAX_MESSAGE_BYTES,
+            '{"type": "ping"}\x00',
+            '\x00{"type": "ping"}',
+            '{"type": "ping\\u0000"}',
+            '{"type": "ping", "type": "play"}',
+            '{"type": "play", "card": "7d", "captures": ["7d", "7d"], "seat": 0}',
+            '{"type": "rematch", "room": "x"}',
+            "null",
+            "[]",
+            "9" * 4090,
+            "9" * 5000,
+            within(MAX_MESSAGE_BYTES, "[", "]", "1,"),
+            within(MAX_MESSAGE_BYTES + 1, '{"type": "ping", "x": "', '"}', "x"),
+            "",
+        ]
+    ),
+)
+ws_hostile_bytes: st.SearchStrategy[bytes] = st.one_of(
+    st.sampled_from(
+        [
+            b"\xff\xfe",
+            b'{"type": "ping"}',  # JSON, but as a binary frame
+            b'{"type": "ping", "x": "\xff"}',
+            b"\xc0\xaf",
+            b"\xed\xa0\x80",
+            b"\x00",
+            b"",
+            b"\xff" * (MAX_MESSAGE_BYTES + 1),
+        ]
+    ),
+    st.binary(max_size=64),
+)
+
+
+@FUZZ
+@given(data=st.data())
+def test_hostile_messages_are_each_refused_and_the_socket_stays_open(
+    room: Room, server_log: pytest.LogCaptureFixture, data: Any
+) -> None:
+    """Deep nesting, huge integers, NUL, binary frames that are not UTF-8: from anybody,
+    each gets one error and nothing else changes (send_and_check checks every connection
+    and the match), and every connection still answers a ping."""
+    server_log.clear()
+    sender = pick(room.people, data.draw(INDEX, label="sender"), None)
+    payload: str | bytes = data.draw(ws_hostile_texts | ws_hostile_bytes, label="payload")
+    expect = expected_reply(payload, sender, server_game(room.client, room.id), room.tokens)
+    assert expect.kind == "error", f"not a hostile message: {payload!r}"
+    send_and_check(room, sender, [payload])
+    assert_no_server_error(server_log)
+
+
+def test_frames_without_text_are_refused(room: Room, server_log: pytest.LogCaptureFixture) -> None:
+    """Frames of every kind the ASGI server may hand on: empty text, empty bytes, neither."""
+    for who in room.people:
+        for frame in ({"text": ""}, {"bytes": b""}, {}, {"text": None, "bytes": None}):
+            who.peer.websocket.send({"type": "websocket.receive", **frame})
+            assert who.peer.refused("bad_message")["message"]
+    assert_no_server_error(server_log)
+
+
+UNDECODABLE = [
+    b"\xff\xfe".decode("utf-8", "surrogateescape"),
+    '{"type": "ping", "x": "' + b"\xff".decode("utf-8", "surrogateescape") + '"}',
+    '{"type": "join", "token": "\ud800"}',
+]
+
+
+@pytest.mark.parametrize("text", UNDECODABLE, ids=ascii)
+def test_text_that_is_not_utf8_is_refused(
+    client: TestClient, server_log: pytest.LogCaptureFixture, text: str
+) -> None:
+    """Invalid UTF-8 sent as text, as the test client can (a str holding lone surrogates,
+    as bytes decoded with ``surrogateescape`` give): a ``bad_message`` like any malformed
+    message, before and after joining, and the socket stays open."""
+    room, ticket, _ = two_people(client)
+    record = server_record(client, room)
+    with connect(client, room) as peer:
+        peer.send_text(text)
+        assert peer.refused("bad_message")["message"]
+        peer.join(ticket["token"])
+        peer.send_text(text)
+        assert peer.refused("bad_message")["message"]
+    assert server_record(client, room) == record
+    assert_no_server_error(server_log)
+
+
+def routed_path(url: str) -> str:
+    """The path the router sees for ``url`` from the test client (which joins it to its
+    base URL and decodes it once more)."""
+    return urllib.parse.unquote(httpx.URL(urllib.parse.urljoin("ws://testserver", url)).path)
+
+
+@pytest.mark.parametrize("endpoint", WS_ENDPOINTS, ids=str)
+@settings(FUZZ, max_examples=60)
+@given(data=st.data())
+def test_hostile_socket_paths_are_refused_clearly(
+    site: Site, endpoint: Endpoint, server_log: pytest.LogCaptureFixture, data: Any
+) -> None:
+    """A socket to a room that does not exist (NUL, huge, not UTF-8, ...) gets an error
+    message and is closed with 4404 (docs/protocol.md); a path that reaches no route is
+    refused at the handshake; a real room's socket is open and answers a ping."""
+    server_log.clear()
+    drawn = {name: data.draw(PATH_VALUES[name], label=name) for name in endpoint.params}
+    url = fill(endpoint, {name: site.value(value) for name, value in drawn.items()})
+    if not endpoint.pattern.fullmatch(routed_path(url)):
+        with pytest.raises(WebSocketDisconnect), site.client.websocket_connect(url):
+            pass
+        return
+    with site.client.websocket_connect(url) as websocket:
+        peer = Peer(websocket)
+        if all(isinstance(value, Real) for value in drawn.values()):
+            assert peer.barrier() == []
+        else:
+            error = peer.receive()
+            assert error["type"] == "error" and error["code"] == "not_found", error
+            assert error["message"]
+            with pytest.raises(Closed) as closed:
+                peer.receive()
+            assert closed.value.code == 4404
+    assert_no_server_error(server_log)
+
+
+# -- a full database, a locked one -----------------------------------------------------------------
+
+
+def only_on_sqlite(backend: str) -> None:
+    if backend != "sqlite":
+        pytest.skip(
+            "a full or locked database is simulated with SQLite's max_page_count and a second "
+            "SQLite connection's exclusive lock"
+        )
+
+
+def stored_record(client: TestClient, room: str) -> dict[str, Any]:
+    """The room's current match as storage holds it."""
+    stored = client.app.state.storage.room(room)  # type: ignore[attr-defined]
+    assert stored is not None
+    record: dict[str, Any] = stored.game.record()
+    return record
+
+
+@contextmanager
+def full_database(client: TestClient, path: Path) -> Iterator[None]:
+    """Every connection the app opens from now on has no room left: ``max_page_count`` is
+    the file's size now. A write that fits in the free space of the pages the file has
+    would still pass, so on those connections every change to a table also adds a row
+    larger than the whole file (a temporary trigger, which the write's own transaction
+    runs): whatever the app writes then needs pages the database may not have, and fails
+    as on a full disk (SQLITE_FULL), storing nothing."""
+    storage = client.app.state.storage  # type: ignore[attr-defined]
+    with contextlib.closing(sqlite3.connect(path)) as own:
+        own.execute("CREATE TABLE IF NOT EXISTS fuzz_filler (data BLOB)")
+        own.commit()
+        tables = [
+            name
+            for (name,) in own.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE 'sqlite_%' AND name != 'fuzz_filler'"
+            )
+        ]
+        pages = own.execute("PRAGMA page_count").fetchone()[0]
+        page_size = own.execute("PRAGMA page_size").fetchone()[0]
+    filler = (pages + 1) * page_size
+
+    def no_more_room(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages}")
+        for table in tables:
+            for change in ("INSERT", "UPDATE", "DELETE"):
+                dbapi_connection.execute(
+                    f'CREATE TEMP TRIGGER "fuzz_full_{table}_{change}" AFTER {change} '
+                    f'ON main."{table}" BEGIN INSERT INTO fuzz_filler VALUES '
+                    f"(zeroblob({filler})); END"
+                )
+
+    sqlalchemy_event.listen(storage.engine, "connect", no_more_room)
+    storage.engine.dispose()  # the connections open now go; new ones get the limit
+    try:
+        yield
+    finally:
+        sqlalchemy_event.remove(storage.engine, "connect", no_more_room)
+        storage.engine.dispose()
+
+
+def read_every_route(client: TestClient, values: dict[str, str]) -> None:
+    """GET every route that answers GET, with real path parameters: all answer."""
+    for endpoint in HTTP_ENDPOINTS:
+        if "GET" in endpoint.methods:
+            answer = client.get(fill(endpoint, values))
+            assert answer.status_code == 200, (str(endpoint), answer.text[:300])
+
+
+def storage_warnings(log: pytest.LogCaptureFixture, cause: str) -> list[logging.LogRecord]:
+    """The warnings that storage failed for ``cause``; none carries a traceback."""
+    found = [
+        record
+        for record in log.records
+        if record.levelno == logging.WARNING
+        and record.name.startswith("escoba")
+        and cause in record.getMessage()
+    ]
+    assert all(not record.exc_info and not record.exc_text for record in found)
+    return found
+
+
+@dataclass
+class Table:
+    """Two people at a room, one of them to move."""
+
+    room: str
+    mover: Peer
+    other: Peer
+    state: Message
+
+
+def sit_down(client: TestClient, stack: ExitStack, **room: Any) -> Table:
+    room_id, ticket, guest = two_people(client, **room)
+    ana = stack.enter_context(connect(client, room_id))
+    bea = stack.enter_context(connect(client, room_id))
+    ana.join(ticket["token"])
+    bea.join(guest["token"])
+    to_move = server_game(client, room_id).to_move
+    mover, other = (ana, bea) if to_move == ana.seat else (bea, ana)
+    state = mover.my_turn()
+    other.settle()
+    return Table(room_id, mover, other, state)
+
+
+def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
+    tmp_path: Path,
+    database_backend: str,
+    server_log: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the database full, creating a room, joining one, a move and a rematch are each
+    refused as ``storage_failed`` (503 over HTTP, an error message over the socket, which
+    stays open), reading goes on, and nothing was half stored: once there is room again the
+    very same actions work, on the matches as they were."""
+    only_on_sqlite(database_backend)
+    lift_rate_limit(monkeypatch)
+    path = tmp_path / "escoba.db"
+    with running_app(path) as client, ExitStack() as stack:
+        over = sit_down(client, stack, options={"target_score": 1})
+        play_until([over.mover, over.other], lambda state: bool(state["match"]["over"]))
+        over.mover.settle()
+        over.other.settle()
+        (match,) = client.get("/api/matches").json()["matches"]
+        playing = sit_down(client, stack)
+        open_seat = create_room(client, seats=["person", "person"])["room"]
+        cold = create_room(client, seats=["person", "person"])["room"]
+        on_server(client, lambda hub: hub.evict_idle(0.0))  # read back from storage
+        reads = {"room_id": cold, "match_id": str(match["id"]), "path": "base.css"}
+        before = {room: stored_record(client, room) for room in (over.room, playing.room)}
+        assert before[playing.room] == server_record(client, playing.room)
+        move = play_message(playing.state["match"]["legal"][0])
+        text = playing.state["match"]["legal"][0]["text"]
+        server_log.clear()
+
+        with full_database(client, path):
+            body = {"nickname": "Cy", "seats": ["person", "person"]}
+            assert_refused(client.post("/api/rooms", json=body), 503, "storage_failed")
+            joining = client.post(f"/api/rooms/{open_seat}/join", json={"nickname": "Di"})
+            assert_refused(joining, 503, "storage_failed")
+            playing.mover.send(move)
+            assert playing.mover.refused("storage_failed")["message"]
+            assert playing.other.barrier() == [], "a move that was not stored was shown"
+            over.mover.send({"type": "rematch"})
+            assert over.mover.refused("storage_failed")["message"]
+            assert over.other.barrier() == []
+            with connect(client, playing.room) as spectator:
+                spectator.watch()  # joining a socket writes nothing
+            read_every_route(client, reads)
+            assert server_record(client, playing.room) == before[playing.room]
+            assert room_number(client, over.room) == 1
+
+        assert len(storage_warnings(server_log, "database or disk is full")) == 4
+        assert_no_server_error(server_log)
+        for room, record in before.items():  # nothing of the refused writes was stored
+            assert stored_record(client, room) == record
+            assert server_record(client, room) == record
+        assert client.post("/api/rooms", json=body).status_code == 201
+        assert join_room(client, open_seat, "Di")["seat"] == 1
+        playing.mover.send(move)
+        played = moves_played(playing.state) + 1
+        for peer in (playing.mover, playing.other):
+            assert peer.state_at(played)["event"]["card"] == move["card"]
+        moves = moves_of(before[playing.room])
+        assert moves_of(stored_record(client, playing.room)) == [*moves, text]
+        assert stored_record(client, playing.room) == server_record(client, playing.room)
+        over.mover.send({"type": "rematch"})
+        for peer in (over.mover, over.other):
+            peer.until(lambda m: is_state(m) and m["room"]["match_number"] == 2)
+        assert moves_of(stored_record(client, over.room)) == []
+        read_every_route(client, reads)
+        assert_no_server_error(server_log)
+
+
+def test_a_locked_database_refuses_writes_clearly_until_it_is_free(
+    tmp_path: Path,
+    database_backend: str,
+    server_log: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another writer holds the database: creating a room and a move wait for it (SQLite's
+    busy timeout, made short here), then are refused as ``storage_failed``; reading goes
+    on beside it, and once it lets go the same actions work."""
+    only_on_sqlite(database_backend)
+    lift_rate_limit(monkeypatch)
+    path = tmp_path / "escoba.db"
+    with running_app(path) as client, ExitStack() as stack:
+        storage = client.app.state.storage  # type: ignore[attr-defined]
+
+        def short_wait(dbapi_connection: sqlite3.Connection, _record: object) -> None:
+            dbapi_connection.execute("PRAGMA busy_timeout = 200")  # milliseconds, not 5 s
+
+        sqlalchemy_event.listen(storage.engine, "connect", short_wait)
+        storage.engine.dispose()
+        playing = sit_down(client, stack)
+        before = stored_record(client, playing.room)
+        move = play_message(playing.state["match"]["legal"][0])
+        text = playing.state["match"]["legal"][0]["text"]
+        body = {"nickname": "Cy", "seats": ["person", "person"]}
+        server_log.clear()
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN EXCLUSIVE")
+            assert_refused(client.post("/api/rooms", json=body), 503, "storage_failed")
+            playing.mover.send(move)
+            assert playing.mover.refused("storage_failed")["message"]
+            assert playing.other.barrier() == []
+            assert client.get(f"/api/rooms/{playing.room}").status_code == 200
+            assert client.get("/api/matches").status_code == 200
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert len(storage_warnings(server_log, "database is locked")) == 2
+        assert_no_server_error(server_log)
+        assert stored_record(client, playing.room) == before
+        assert client.post("/api/rooms", json=body).status_code == 201
+        playing.mover.send(move)
+        played = moves_played(playing.state) + 1
+        for peer in (playing.mover, playing.other):
+            assert peer.state_at(played)["event"]["card"] == move["card"]
+        assert moves_of(stored_record(client, playing.room)) == [*moves_of(before), text]
+        assert_no_server_error(server_log)
