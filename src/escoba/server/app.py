@@ -469,7 +469,14 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
             )
         )
         return
-    size = len(data) if isinstance(data, bytes) else len(data.encode())
+    if isinstance(data, str):
+        try:
+            size = len(data.encode())
+        except UnicodeEncodeError:  # a server that passed on text that is not UTF-8
+            connection.send(ErrorMessage(code="bad_message", message="send text in UTF-8"))
+            return
+    else:
+        size = len(data)
     if size > MAX_MESSAGE_BYTES:
         connection.send(
             ErrorMessage(
