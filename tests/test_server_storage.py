@@ -53,6 +53,7 @@ from escoba.server.storage import (
     MoveWrite,
     RoomRow,
     SeatRow,
+    SeatTaken,
     Storage,
     StorageUnavailable,
     hash_token,
@@ -559,6 +560,20 @@ def test_moves_and_seats_keep_their_match_active(storage: Storage) -> None:
     assert active_at(storage, c.match_id) == OLD
     storage.take_seat("c", 0, "Ana", "a-token")
     assert active_at(storage, c.match_id) > OLD
+
+
+def test_a_seat_taken_or_a_computers_is_refused_and_kept(storage: Storage) -> None:
+    """Taking a seat that is not a free person's (taken meanwhile, say by another server
+    process) raises SeatTaken and leaves the seat as it was."""
+    Playing.room(storage, "r", ESCOBA, 1)
+    storage.take_seat("r", 0, "Ana", "a-token")
+    with pytest.raises(SeatTaken, match="seat 0 of room r"):
+        storage.take_seat("r", 0, "Eve", "e-token")
+    for other in (1, 7):  # the computer's seat, and one that does not exist
+        with pytest.raises(SeatTaken):
+            storage.take_seat("r", other, "Eve", "e-token")
+    (seat, *_) = storage.seats("r")
+    assert seat.nickname == "Ana" and seat.token_hash == hash_token("a-token")
 
 
 def test_live_rooms_are_the_unfinished_matches_active_since(storage: Storage) -> None:

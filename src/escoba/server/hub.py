@@ -24,7 +24,7 @@ from .limits import DEFAULT_LIMITS, Limits
 from .nicknames import NicknameError, clean_nickname
 from .protocol import CreateRoom, JoinRoom, SeatTicket
 from .rooms import Refusal, Room, SeatState, rules_of, session_of
-from .storage import Storage, StorageUnavailable, hash_token
+from .storage import SeatTaken, Storage, StorageUnavailable, hash_token
 from .writer import MoveWriter
 
 __all__ = ["ROOM_ID", "Hub"]
@@ -282,7 +282,10 @@ class Hub:
             else:
                 raise Refusal("room_full", "every person's seat in this room is taken", 409)
             token = rooms.new_token()
-            await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+            try:
+                await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+            except SeatTaken:
+                raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
             room.seats[seat].nickname = nickname
             room.seats[seat].token_hash = hash_token(token)
             room.broadcast()

@@ -51,6 +51,7 @@ __all__ = [
     "MoveWrite",
     "RoomRow",
     "SeatRow",
+    "SeatTaken",
     "Storage",
     "StorageUnavailable",
     "StoredRoom",
@@ -66,6 +67,10 @@ MAX_ID: Final = 2**31 - 1
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+
+
+class SeatTaken(Exception):  # noqa: N818 (a state of the room, not a failure)
+    """The seat asked for is not a free person's seat (taken meanwhile, or a computer's)."""
 
 
 class StorageUnavailable(Exception):  # noqa: N818 (a state of the database, not a mistake)
@@ -413,7 +418,8 @@ class Storage:
     def take_seat(self, room_id: str, seat: int, nickname: str, token: str) -> None:
         with self._session() as session:
             row = session.get(SeatRow, (room_id, seat))
-            assert row is not None and row.level is None and row.token_hash is None
+            if row is None or row.level is not None or row.token_hash is not None:
+                raise SeatTaken(f"seat {seat} of room {room_id} is not a free person's seat")
             row.nickname = nickname
             row.token_hash = hash_token(token)
             # Someone joining is activity too: the room is not abandoned.
