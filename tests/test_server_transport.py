@@ -331,6 +331,20 @@ def test_a_request_line_that_is_not_http_is_refused_with_400_json(quiet: Server)
     assert_served(quiet.port)
 
 
+@pytest.mark.parametrize("path", ["/api/scorepad", "/api/rooms"])
+def test_a_client_gone_in_the_middle_of_its_body_is_no_error(quiet: Server, path: str) -> None:
+    """A body promised 1000 bytes long, a few sent, then the client goes: nothing to answer,
+    and nothing for the server's log (the fixture fails the test on a traceback)."""
+    with connect(quiet.port) as sock:
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            'Content-Length: 1000\r\n\r\n{"a":'.encode()
+        )
+        time.sleep(0.2)
+    time.sleep(0.5)
+    assert_served(quiet.port)
+
+
 # -- connections -----------------------------------------------------------------------------------
 
 

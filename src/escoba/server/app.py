@@ -21,10 +21,11 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..ai import LEVELS
@@ -144,11 +145,7 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.state.storage = storage
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(Refusal)
     async def refused(_request: Request, refusal: Refusal) -> JSONResponse:
@@ -330,6 +327,31 @@ def create_app(
     return app
 
 
+class SecurityHeaders:
+    """Add SECURITY_HEADERS to every HTTP answer (plain ASGI: a client gone before any
+    answer leaves nothing to add them to, and no error)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name in SECURITY_HEADERS}
+                kept = [
+                    (k, v) for k, v in message.get("headers", []) if k.decode().lower() not in names
+                ]
+                added = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = {**message, "headers": kept + added}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 MAX_BODY_BYTES: Final = 64 * 1024
 """HTTP request bodies over this are refused before they are read whole."""
 
@@ -374,6 +396,8 @@ class BodyLimit:
 
         try:
             await self.app(scope, counted, guarded)
+        except ClientDisconnect:
+            return  # the client went away in the middle of its body: nobody to answer
         except Exception:
             if not refused:
                 raise  # a real error; a refused body's aborted read is expected
