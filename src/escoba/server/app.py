@@ -397,7 +397,8 @@ class BodyLimit:
         try:
             await self.app(scope, counted, guarded)
         except ClientDisconnect:
-            return  # the client went away in the middle of its body: nobody to answer
+            if not refused:
+                return  # the client went away in the middle of its body: nobody to answer
         except Exception:
             if not refused:
                 raise  # a real error; a refused body's aborted read is expected
