@@ -8,6 +8,11 @@ client play its seat with a think time, and after the ramp measures for --durati
 matches held open, moves per second (people's and computers'), the time from sending a play
 to receiving the state that acknowledges it (50th, 99th percentile, max), and the server's
 memory and CPU. A finished match is followed by a rematch, so every client keeps playing.
+
+Every client comes from 127.0.0.1, so the started server gets limits per address (rooms,
+computer seats, connections) and in all large enough for them (``--limit NAME=VALUE`` adds or
+overrides one). With ``--gc-report PATH`` the server runs under gc_pauses.py, which writes the
+cycle collector's pauses under this load to PATH (``--freeze-every`` passed on to it).
 """
 
 from __future__ import annotations
@@ -20,7 +25,6 @@ import random
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -32,6 +36,8 @@ import websockets
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+
+from gc_pauses import pause_table, read_report, server_command
 
 
 @dataclass
@@ -206,6 +212,24 @@ def show(result: dict[str, Any]) -> None:
         print("error:", error)
 
 
+def server_limits(args: argparse.Namespace) -> dict[str, float]:
+    """Limits under which one address (every client's) may hold all the clients' rooms,
+    computer seats and connections, and the server all of them; then ``--limit``."""
+    connections = max(10_000, 2 * args.clients + 100)
+    limits: dict[str, float] = {
+        "rooms_per_address": 100_000,
+        "computer_seats_per_address": 100_000,
+        "rooms_total": max(2000, 2 * args.clients),
+        "computer_seats_total": max(1000, 2 * args.clients),
+        "connections_per_address": connections,
+        "connections_total": connections,
+    }
+    for item in args.limit:
+        name, _, value = item.partition("=")
+        limits[name.strip()] = float(value)
+    return limits
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=500)
@@ -218,6 +242,24 @@ def main() -> None:
     parser.add_argument("--rules", default="escoba")
     parser.add_argument("--url", help="a running server (else one is started)")
     parser.add_argument("--database", help="database URL for the started server")
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a limit for the started server, over the generous ones given",
+    )
+    parser.add_argument("--computer-workers", type=int, metavar="N")
+    parser.add_argument(
+        "--gc-report", type=Path, help="run the server under gc_pauses.py, its report here"
+    )
+    parser.add_argument(
+        "--freeze-every",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="with --gc-report: gc.freeze() this often in the server (0: never)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
 
@@ -228,8 +270,15 @@ def main() -> None:
             port = free_port()
             url = f"http://127.0.0.1:{port}"
             database = args.database or f"sqlite:///{folder}/load.db"
-            command = [sys.executable, "-m", "escoba", "serve", "--port", str(port)]
-            command += ["--pace", str(args.pace), "--database", database]
+            command = server_command(
+                port,
+                database,
+                pace=args.pace,
+                limits=server_limits(args),
+                computer_workers=args.computer_workers,
+                gc_report=args.gc_report,
+                freeze_every=args.freeze_every,
+            )
             process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
             for _ in range(300):
                 try:
@@ -242,8 +291,19 @@ def main() -> None:
         finally:
             if process is not None:
                 process.terminate()
-                process.wait()
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
     show(result)
+    if args.gc_report and process is not None:
+        pauses = read_report(args.gc_report)
+        if pauses is None:
+            print(f"error: the server wrote no report to {args.gc_report}")
+        else:
+            Console().print(pause_table(pauses, f"server pauses under {args.clients} clients"))
+            result["gc"] = pauses
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
 

@@ -1,0 +1,1234 @@
+"""Attacks on a real server while a person plays on it: what each costs the player, and what
+the server does about it.
+
+    python benchmarks/attack.py --seconds 12 --markdown
+
+starts `escoba serve` for each attack (a process of its own on a SQLite database in a
+temporary folder, the default limits unless the table says otherwise), lets a probe client
+play a match against an ``easy`` computer on it (the person plays a legal move as soon as it
+is its turn; the time from sending the play to receiving the state that acknowledges it is
+its ack), and runs one attack for about ``--seconds``:
+
+* huge headers: heads streaming a 100 MB header that never ends its line;
+* half-sent requests: as many connections as one address (and then twenty) may open, each
+  stopping in the middle of a request head;
+* a ping flood on many WebSockets, 200 pings of each kind each, then a reset instead of a
+  close;
+* spectators who never read, flooding pings;
+* a room-creation flood from one address, and rooms of three ``expert`` computers played as
+  fast as the server lets, from four addresses;
+* WebSockets that never join; spectators as many as one room takes; a hint flood from
+  several connections of one seat;
+* junk: huge integers, deep nesting, NUL, invalid UTF-8 in paths, headers, bodies and
+  WebSocket messages.
+
+A baseline without an attack comes first. The table gives, for each, the probe's 50th and
+99th percentile ack, its plays, the server's resident memory before and at its peak, what a
+newcomer asking for ``/api/presets`` during the attack got, what the server did, how long it
+took to be back to the sockets it held before, and whether its log shows a traceback.
+Every client is on loopback: the attackers from 127.0.0.1 (and 127.0.1.x where an attack
+needs more addresses), the probe from 127.0.0.2, the newcomer from 127.0.0.3, all to the
+server on 127.0.0.1. ``--markdown`` prints the table as Markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import contextlib
+import json
+import os
+import random
+import select
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from websockets.asyncio.client import ClientConnection
+
+from gc_pauses import server_command
+from load import free_port
+from soak import alive, descendants
+
+ATTACKER = "127.0.0.1"
+PROBE = "127.0.0.2"
+NEWCOMER = "127.0.0.3"
+WAIT = 10.0
+"""Seconds within which the server must answer what a client waits for."""
+HUGE_HEADER = 100 * 2**20
+CHUNK = b"a" * 65536
+HEAD = b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+STALL_WAIT = 25.0
+"""Seconds a stalled connection waits for the server to close it (its timeouts are 10 s)."""
+
+
+def extra_address(number: int) -> str:
+    """Another loopback address an attacker may come from (the whole 127/8 is loopback)."""
+    return f"127.0.1.{number + 1}"
+
+
+# -- the server process ------------------------------------------------------------------------
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+
+def start_server(folder: Path, limits: dict[str, float], pace: float) -> Server:
+    port = free_port()
+    command = server_command(port, f"sqlite:///{folder / 'attack.db'}", pace=pace, limits=limits)
+    log = folder / "server.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    server = Server(process, port, log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if httpx.get(server.url + "/api/presets", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")
+
+
+def stop_server(server: Server) -> tuple[float, int]:
+    """SIGTERM; the seconds it took the server to end (killed after 20), and how many of its
+    processes (the computers' fork server and workers) outlived it, which are then ended."""
+    children = descendants(server.pid)
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    try:
+        server.process.wait(20)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.wait()
+    taken = time.monotonic() - started
+    time.sleep(2)  # time for its children to see it gone
+    left = [child for child in children if alive(child)]
+    for child in reversed(left):  # workers first, then the fork server
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGTERM)
+    return taken, len(left)
+
+
+def status_value(pid: int, key: str) -> float:
+    """A /proc/PID/status figure in MiB (VmRSS, VmHWM)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def open_sockets(pid: int) -> int:
+    count = 0
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            count += os.readlink(entry).startswith("socket:")
+    return count
+
+
+# -- raw connections ---------------------------------------------------------------------------
+
+
+class Raw:
+    """A TCP connection driven by hand, byte by byte: nothing is read unless asked."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.buffer = bytearray()
+        self.loop = asyncio.get_running_loop()
+
+    @classmethod
+    async def open(cls, port: int, source: str = ATTACKER, rcvbuf: int | None = None) -> Raw:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            if rcvbuf is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+            sock.bind((source, 0))
+            await asyncio.wait_for(
+                asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port)), WAIT
+            )
+        except BaseException:
+            sock.close()
+            raise
+        return cls(sock)
+
+    async def send(self, data: bytes, timeout: float = 5.0) -> None:
+        await asyncio.wait_for(self.loop.sock_sendall(self.sock, data), timeout)
+
+    async def recv(self, timeout: float) -> bytes:
+        """What comes next; b"" once the server has closed or reset the connection."""
+        try:
+            return await asyncio.wait_for(self.loop.sock_recv(self.sock, 65536), timeout)
+        except (ConnectionResetError, BrokenPipeError):
+            return b""
+
+    async def head(self, timeout: float = WAIT) -> tuple[int, bytes]:
+        """The status and head of the server's answer (0 if it closed first)."""
+        deadline = time.monotonic() + timeout
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = await self.recv(max(0.01, deadline - time.monotonic()))
+            if not chunk:
+                return 0, bytes(self.buffer)
+            self.buffer += chunk
+        head, _, rest = bytes(self.buffer).partition(b"\r\n\r\n")
+        self.buffer = bytearray(rest)
+        try:
+            return int(head.split(b" ", 2)[1]), head
+        except (IndexError, ValueError):
+            return -1, head
+
+    async def upgrade(self, path: str, timeout: float = WAIT) -> tuple[int, bytes]:
+        """Open a WebSocket on ``path``: the answer's status (101) and head."""
+        await self.send(handshake(path))
+        return await self.head(timeout)
+
+    async def frame(self, timeout: float = WAIT) -> tuple[int, bytes] | None:
+        """The server's next frame (opcode, payload), None if it closed first."""
+        deadline = time.monotonic() + timeout
+        while (found := parse_frame(self.buffer)) is None:
+            chunk = await self.recv(max(0.01, deadline - time.monotonic()))
+            if not chunk:
+                return None
+            self.buffer += chunk
+        return found
+
+    def hung_up(self) -> bool:
+        """Whether the server closed or reset the connection, without reading a byte."""
+        poller = select.poll()
+        poller.register(self.sock, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        return any(events for _, events in poller.poll(0))
+
+    def cut(self) -> None:
+        """Close with a reset (SO_LINGER 0) instead of a goodbye."""
+        with contextlib.suppress(OSError):
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.sock.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def handshake(path: str | bytes) -> bytes:
+    target = path.encode() if isinstance(path, str) else path
+    key = base64.b64encode(os.urandom(16))
+    return (
+        b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: "
+        + key
+        + b"\r\n\r\n"
+    )
+
+
+def frame(payload: bytes | str, opcode: int = 1) -> bytes:
+    """A client frame (masked, as clients must)."""
+    data = payload.encode() if isinstance(payload, str) else payload
+    mask = os.urandom(4)
+    size = len(data)
+    if size < 126:
+        head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+    elif size < 65536:
+        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+    return head + mask + bytes(byte ^ mask[n % 4] for n, byte in enumerate(data))
+
+
+def parse_frame(buffer: bytearray) -> tuple[int, bytes] | None:
+    """Take one whole server frame (unmasked) off the front of ``buffer``."""
+    if len(buffer) < 2:
+        return None
+    opcode, size, offset = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+    if size == 126:
+        if len(buffer) < 4:
+            return None
+        size, offset = int.from_bytes(buffer[2:4], "big"), 4
+    elif size == 127:
+        if len(buffer) < 10:
+            return None
+        size, offset = int.from_bytes(buffer[2:10], "big"), 10
+    if len(buffer) < offset + size:
+        return None
+    payload = bytes(buffer[offset : offset + size])
+    del buffer[: offset + size]
+    return opcode, payload
+
+
+PING = frame('{"type": "ping"}')
+CONTROL_PING = frame(b"", opcode=9)
+WATCH = frame('{"type": "watch"}')
+
+
+def error_code(payload: bytes | bytearray) -> str:
+    """A server message's error code, or its type."""
+    try:
+        message = json.loads(payload)
+    except ValueError:
+        return "not JSON"
+    return str(message.get("code") or message.get("type"))
+
+
+def spread(values: Iterable[float]) -> str:
+    ordered = sorted(values)
+    if not ordered:
+        return "-"
+    if ordered[-1] - ordered[0] < 0.05:
+        return f"{ordered[0]:.1f} s"
+    return f"{ordered[0]:.1f}–{ordered[-1]:.1f} s"
+
+
+def tally_text(counts: Counter[str]) -> str:
+    return ", ".join(f"{name} ×{count}" for name, count in counts.most_common())
+
+
+async def gather_bounded(work: Iterable[Awaitable[Any]], limit: int) -> list[Any]:
+    """Run ``work`` at most ``limit`` at a time; exceptions are returned, not raised."""
+    gate = asyncio.Semaphore(limit)
+
+    async def one(item: Awaitable[Any]) -> Any:
+        async with gate:
+            return await item
+
+    return await asyncio.gather(*(one(item) for item in work), return_exceptions=True)
+
+
+# -- the probe ---------------------------------------------------------------------------------
+
+
+class Probe:
+    """A person playing a match against an ``easy`` computer, each play as soon as it is its
+    turn, from its own address; it takes its seat again if its socket is closed."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.acks: list[tuple[float, float]] = []
+        """(when, seconds) of each acknowledged play."""
+        self.replies: list[tuple[float, float]] = []
+        """(when, seconds) of each wait for the computer, from an ack to the next turn."""
+        self.failures: list[str] = []
+        self.errors: Counter[str] = Counter()
+        self.room = ""
+        self.token = ""
+        self.task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+        self.stopping = False
+
+    async def start(self) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=PROBE)
+        async with httpx.AsyncClient(base_url=self.url, transport=transport, timeout=WAIT) as http:
+            body = {"nickname": "probe", "seats": ["person", "easy"], "rules": "escoba"}
+            reply = await http.post("/api/rooms", json=body)
+        reply.raise_for_status()
+        self.room, self.token = reply.json()["room"], reply.json()["token"]
+        self.task = asyncio.create_task(self.play())
+        await asyncio.wait_for(self.ready.wait(), WAIT)
+
+    async def play(self) -> None:
+        address = self.url.replace("http", "ws", 1) + f"/ws/rooms/{self.room}"
+        for _attempt in range(20):
+            if self.stopping:
+                return
+            try:
+                async with websockets.connect(
+                    address, local_addr=(PROBE, 0), open_timeout=WAIT, close_timeout=2
+                ) as ws:
+                    await self.seat(ws)
+            except asyncio.CancelledError:
+                raise
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else "no close frame"
+                self.failures.append(f"closed ({code})")
+            except Exception as error:
+                self.failures.append(f"{type(error).__name__}: {error}"[:80])
+            await asyncio.sleep(0.5)
+
+    async def seat(self, ws: ClientConnection) -> None:
+        await ws.send(json.dumps({"type": "join", "token": self.token}))
+        sent_at: float | None = None
+        acked_at: float | None = None
+        sent_card = ""
+        seat: int | None = None
+        rng = random.Random(7)
+        while not self.stopping:
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation
+            async with asyncio.timeout(60):
+                message = json.loads(await ws.recv())
+            kind = message["type"]
+            if kind == "welcome":
+                seat = message["seat"]
+            elif kind == "error":
+                self.errors[message["code"]] += 1
+                sent_at = None
+            if kind != "state":
+                continue
+            self.ready.set()
+            event = message.get("event") or {}
+            if sent_at is not None and event.get("seat") == seat and event["card"] == sent_card:
+                self.acks.append((time.monotonic(), time.perf_counter() - sent_at))
+                sent_at = None
+                acked_at = time.perf_counter()
+            match = message["match"]
+            if match["over"]:
+                await ws.send(json.dumps({"type": "rematch"}))
+                acked_at = None
+            elif sent_at is None and match["to_move"] == seat and match["legal"]:
+                if acked_at is not None:
+                    self.replies.append((time.monotonic(), time.perf_counter() - acked_at))
+                    acked_at = None
+                move = rng.choice(match["legal"])
+                sent_card = move["card"]
+                sent_at = time.perf_counter()
+                await ws.send(
+                    json.dumps({"type": "play", "card": sent_card, "captures": move["captures"]})
+                )
+
+    def between(self, start: float, end: float, replies: bool = False) -> list[float]:
+        """The acks (or the computer's replies) in seconds between ``start`` and ``end``,
+        shortest first."""
+        chosen = self.replies if replies else self.acks
+        return sorted(seconds for when, seconds in chosen if start <= when <= end)
+
+    async def stop(self) -> None:
+        self.stopping = True
+        for _ in range(10):
+            if self.task is None or self.task.done():
+                return
+            self.task.cancel()
+            await asyncio.wait({self.task}, timeout=1)
+
+
+# -- the attacks -------------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """What an attack is given: the server, the probe's room, and when to stop."""
+
+    server: Server
+    probe: Probe
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.seconds
+
+    def left(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+async def baseline(target: Target) -> str:
+    await asyncio.sleep(target.seconds)
+    return "nothing to do"
+
+
+async def huge_headers(target: Target) -> str:
+    """Connections streaming a 100 MB header line without its end, four at a time."""
+    statuses: Counter[str] = Counter()
+    sent_at_answer: list[float] = []
+    cut_after: list[float] = []
+    full = 0
+
+    async def one() -> None:
+        nonlocal full
+        raw = await Raw.open(target.port)
+        answer = asyncio.create_task(raw.head(WAIT))
+        answered: list[float] = []
+        answer.add_done_callback(lambda _: answered.append(time.monotonic()))
+        sent = 0
+        answered_at: int | None = None
+        cut = False
+        try:
+            try:
+                await raw.send(HEAD + b"X-Huge: ")
+                while sent < HUGE_HEADER:
+                    await raw.send(CHUNK)
+                    sent += len(CHUNK)
+                    if answered_at is None and answer.done():
+                        answered_at = sent
+                # All sent: go on, a byte at a time, until the server cuts the connection
+                for _ in range(100):
+                    await asyncio.sleep(0.05)
+                    await raw.send(b"a")
+            except (OSError, TimeoutError):
+                cut = True
+            try:
+                status, _ = await answer
+            except TimeoutError:
+                status = 0
+            if answered and cut:
+                cut_after.append(time.monotonic() - answered[0])
+            statuses[f"{status} {error_code(raw.buffer)}" if status else "no answer"] += 1
+            sent_at_answer.append((answered_at or sent) / 2**20)
+            full += sent >= HUGE_HEADER
+        finally:
+            answer.cancel()
+            raw.close()
+
+    async def worker() -> None:
+        for _ in range(25):
+            if target.left() <= 0:
+                return
+            await one()
+
+    await asyncio.gather(*(worker() for _ in range(4)))
+    answered = statistics.median(sent_at_answer) if sent_at_answer else 0
+    return (
+        f"{tally_text(statuses)} of {sum(statuses.values())} heads; the client had sent "
+        f"{answered:.1f} MiB (median) when the answer came, and was cut "
+        f"{spread(cut_after)} after it; {full} sent all 100 MB before the cut"
+    )
+
+
+async def half_sent(target: Target, addresses: int, per_address: int) -> str:
+    """Connections that stop halfway through a request head, until the server closes them."""
+    refused: Counter[str] = Counter()
+    closed_after: list[float] = []
+    still_open = 0
+    failed = 0
+    raws: list[Raw] = []
+
+    async def one(source: str) -> None:
+        nonlocal still_open, failed
+        try:
+            raw = await Raw.open(target.port, source)
+        except (OSError, TimeoutError):
+            failed += 1
+            return
+        raws.append(raw)
+        began = time.monotonic()
+        with contextlib.suppress(OSError, TimeoutError):
+            await raw.send(HEAD + b"X-Stalled: ")
+        try:
+            data = await raw.recv(STALL_WAIT)
+        except TimeoutError:
+            still_open += 1
+            return
+        if data.startswith(b"HTTP/1.1 "):
+            code = error_code(data.partition(b"\r\n\r\n")[2])
+            refused[f"{data[9:12].decode()} {code}"] += 1
+        elif data:
+            refused["answered"] += 1
+        else:
+            closed_after.append(time.monotonic() - began)
+
+    sources = [ATTACKER if n == 0 else extra_address(n) for n in range(addresses)]
+    try:
+        await asyncio.gather(*(one(s) for s in sources for _ in range(per_address)))
+    finally:
+        for raw in raws:
+            raw.close()
+    held = len(closed_after) + still_open
+    text = f"{held} held, closed after {spread(closed_after)}"
+    if refused:
+        text += f"; refused: {tally_text(refused)}"
+    if still_open:
+        text += f"; {still_open} still open"
+    if failed:
+        text += f"; {failed} could not connect"
+    return text
+
+
+async def ping_flood(target: Target) -> str:
+    """Waves of WebSockets from four addresses, each 200 pings of each kind, then a reset."""
+    path = f"/ws/rooms/{target.probe.room}"
+    upgraded = 0
+    refused: Counter[str] = Counter()
+    waves = 0
+
+    async def one(source: str) -> None:
+        nonlocal upgraded
+        raw = await Raw.open(target.port, source)
+        try:
+            status, _ = await raw.upgrade(path)
+            if status != 101:
+                refused[str(status)] += 1
+                return
+            upgraded += 1
+            await raw.send(PING * 200 + CONTROL_PING * 200)
+            await asyncio.sleep(0.05)
+        finally:
+            raw.cut()
+
+    sources = [ATTACKER, *(extra_address(n) for n in range(1, 4))]
+    while target.left() > 0.5 and waves < 30:
+        waves += 1
+        await gather_bounded((one(s) for s in sources for _ in range(50)), 200)
+        await asyncio.sleep(0.2)
+    text = f"{upgraded} sockets in {waves} waves, 200+200 pings each, then reset"
+    if refused:
+        text += f"; refused {tally_text(refused)}"
+    return text
+
+
+async def non_readers(target: Target) -> str:
+    """Spectators of the probe's room (as many as it takes) flooding pings, never reading,
+    until the server cuts them (or ``NON_READER_SECONDS``)."""
+    path = f"/ws/rooms/{target.probe.room}"
+    raws: list[Raw] = []
+    for _ in range(50):
+        raw = await Raw.open(target.port, rcvbuf=4096)
+        status, _ = await raw.upgrade(path)
+        if status != 101:
+            raw.close()
+            continue
+        await raw.send(WATCH)
+        raws.append(raw)
+    began = time.monotonic()
+    cut_after: dict[int, float] = {}
+    sent = 0
+    # Longer than the others: the kernel's send buffers take seconds to fill before the
+    # server's own send_seconds start counting
+    deadline = target.started + max(target.seconds, NON_READER_SECONDS)
+    while time.monotonic() < deadline and len(cut_after) < len(raws):
+        for number, raw in enumerate(raws):
+            if number in cut_after:
+                continue
+            if raw.hung_up():
+                cut_after[number] = time.monotonic() - began
+                continue
+            try:
+                await raw.send(PING * 20, timeout=0.2)
+                sent += 20
+            except (OSError, TimeoutError):
+                if raw.hung_up():
+                    cut_after[number] = time.monotonic() - began
+        await asyncio.sleep(0.1)
+    for raw in raws:
+        raw.close()
+    parts = [f"{len(raws)} spectators sent {sent} pings, reading nothing"]
+    if cut_after:
+        parts.append(f"{len(cut_after)} cut after {spread(cut_after.values())}")
+    if len(cut_after) < len(raws):
+        parts.append(
+            f"{len(raws) - len(cut_after)} still open after {time.monotonic() - began:.0f} s"
+        )
+    return "; ".join(parts)
+
+
+async def room_flood(target: Target) -> str:
+    """Rooms for two people created as fast as one client can, from one address."""
+    answers: list[str] = []
+    began = time.monotonic()
+    async with httpx.AsyncClient(base_url=target.server.url, timeout=WAIT) as http:
+        while target.left() > 0 and len(answers) < 5000:
+            body = {"nickname": "flood", "seats": ["person", "person"]}
+            reply = await http.post("/api/rooms", json=body)
+            code = "" if reply.status_code == 201 else " " + reply.json().get("code", "")
+            answers.append(f"{reply.status_code}{code}")
+    counts = Counter(answers)
+    refusals = [n for n, answer in enumerate(answers) if not answer.startswith("201")]
+    first = f"first refusal at #{refusals[0] + 1}, " if refusals else ""
+    rate = len(answers) / (time.monotonic() - began)
+    return f"{tally_text(counts)} ({first}{rate:.0f} requests/s)"
+
+
+async def expert_rooms(target: Target, addresses: int = 4) -> str:
+    """From each address, rooms of a person and three experts until refused; the person
+    plays at once whenever it is its turn, so the experts think all the time."""
+    refusals: Counter[str] = Counter()
+    rooms: list[tuple[str, str, str]] = []
+    for number in range(addresses):
+        source = ATTACKER if number == 0 else extra_address(number)
+        transport = httpx.AsyncHTTPTransport(local_address=source)
+        async with httpx.AsyncClient(
+            base_url=target.server.url, transport=transport, timeout=WAIT
+        ) as http:
+            for _ in range(40):
+                body = {"nickname": "x", "seats": ["person", "expert", "expert", "expert"]}
+                reply = await http.post("/api/rooms", json={**body, "players": 4})
+                if reply.status_code != 201:
+                    refusals[f"{reply.status_code} {reply.json().get('code')}"] += 1
+                    break
+                rooms.append((source, reply.json()["room"], reply.json()["token"]))
+    moves: Counter[str] = Counter()
+
+    async def play(source: str, room: str, token: str) -> None:
+        address = target.server.url.replace("http", "ws", 1) + f"/ws/rooms/{room}"
+        async with websockets.connect(address, local_addr=(source, 0), close_timeout=1) as ws:
+            await ws.send(json.dumps({"type": "join", "token": token}))
+            while target.left() > 0:
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), target.left()))
+                except TimeoutError:
+                    return
+                if message["type"] != "state":
+                    continue
+                event = message.get("event") or {}
+                if event:
+                    moves["person" if event["seat"] == 0 else "expert"] += 1
+                match = message["match"]
+                if match["over"]:
+                    await ws.send(json.dumps({"type": "rematch"}))
+                elif match["to_move"] == 0 and match["legal"]:
+                    move = match["legal"][0]
+                    await ws.send(
+                        json.dumps(
+                            {"type": "play", "card": move["card"], "captures": move["captures"]}
+                        )
+                    )
+
+    results = await asyncio.gather(*(play(*room) for room in rooms), return_exceptions=True)
+    broken = sum(isinstance(result, BaseException) for result in results)
+    per_address = len(rooms) / addresses
+    plural = "es" if addresses > 1 else ""
+    text = (
+        f"{per_address:g} rooms an address, then {tally_text(refusals)}; {len(rooms)} rooms "
+        f"from {addresses} address{plural} played {moves['expert']} expert and "
+        f"{moves['person']} person moves"
+    )
+    if broken:
+        text += f"; {broken} sockets failed"
+    return text
+
+
+async def never_join(target: Target, addresses: int = 5, per_address: int = 70) -> str:
+    """WebSockets on the probe's room that never join, from several addresses."""
+    path = f"/ws/rooms/{target.probe.room}"
+    refused: Counter[str] = Counter()
+    closed: Counter[str] = Counter()
+    closed_after: list[float] = []
+    raws: list[Raw] = []
+
+    async def one(source: str) -> None:
+        raw = await Raw.open(target.port, source)
+        raws.append(raw)
+        status, _ = await raw.upgrade(path)
+        if status != 101:
+            refused[str(status)] += 1
+            return
+        began = time.monotonic()
+        said = ""
+        while (found := await raw.frame(STALL_WAIT)) is not None:
+            opcode, payload = found
+            if opcode == 1:
+                said = error_code(payload)
+            elif opcode == 8:
+                code = int.from_bytes(payload[:2], "big") if payload else 1005
+                closed[f"{said or 'closed'} ({code})"] += 1
+                closed_after.append(time.monotonic() - began)
+                return
+        closed[f"{said or 'cut'} (no close frame)"] += 1
+        closed_after.append(time.monotonic() - began)
+
+    sources = [ATTACKER if n == 0 else extra_address(n) for n in range(addresses)]
+    try:
+        results = await asyncio.gather(
+            *(one(s) for s in sources for _ in range(per_address)), return_exceptions=True
+        )
+    finally:
+        for raw in raws:
+            raw.close()
+    failed = sum(isinstance(result, BaseException) for result in results)
+    text = f"{len(closed_after)} held, closed after {spread(closed_after)}: {tally_text(closed)}"
+    if refused:
+        text += f"; refused {tally_text(refused)}"
+    if failed:
+        text += f"; {failed} timed out"
+    return text
+
+
+async def many_spectators(target: Target, count: int = 100) -> str:
+    """Spectators of the probe's room, more than it takes, all reading what they get, from
+    two addresses."""
+    address = target.server.url.replace("http", "ws", 1) + f"/ws/rooms/{target.probe.room}"
+    answers: Counter[str] = Counter()
+    states = 0
+
+    async def one(source: str) -> None:
+        nonlocal states
+        async with websockets.connect(address, local_addr=(source, 0), close_timeout=1) as ws:
+            await ws.send(json.dumps({"type": "watch"}))
+            while target.left() > 0:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), target.left())
+                except TimeoutError:
+                    return
+                except websockets.ConnectionClosed as closed:
+                    code = closed.rcvd.code if closed.rcvd else "no close frame"
+                    answers[f"then closed ({code})"] += 1
+                    return
+                message = json.loads(raw)
+                if message["type"] in {"welcome", "error"}:
+                    answers[message.get("code") or "watching"] += 1
+                elif message["type"] == "state":
+                    states += 1
+
+    sources = [ATTACKER, extra_address(1)]
+    work = [one(sources[n % 2]) for n in range(count)]
+    results = await asyncio.gather(*work, return_exceptions=True)
+    failed = sum(isinstance(result, BaseException) for result in results)
+    text = f"{count} asked: {tally_text(answers)}; {states} states sent to them"
+    if failed:
+        text += f"; {failed} sockets failed"
+    return text
+
+
+async def hint_flood(target: Target, seats: int = 5, connections: int = 6) -> str:
+    """Seats of rooms against a computer, each on more connections than a seat may have,
+    every connection asking for a hint 50 times a second."""
+    answers: Counter[str] = Counter()
+    tickets = []
+    async with httpx.AsyncClient(base_url=target.server.url, timeout=WAIT) as http:
+        for _ in range(seats):
+            body = {"nickname": "hints", "seats": ["person", "easy"]}
+            reply = await http.post("/api/rooms", json=body)
+            reply.raise_for_status()
+            tickets.append(reply.json())
+
+    async def one(ticket: dict[str, Any]) -> None:
+        address = target.server.url.replace("http", "ws", 1) + f"/ws/rooms/{ticket['room']}"
+        async with websockets.connect(address, close_timeout=1) as ws:
+            await ws.send(json.dumps({"type": "join", "token": ticket["token"]}))
+
+            async def read() -> None:
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] in {"hint", "error", "welcome"}:
+                        answers[message.get("code") or message["type"]] += 1
+
+            reading = asyncio.create_task(read())
+            try:
+                while target.left() > 0 and not reading.done():
+                    await ws.send(json.dumps({"type": "hint"}))
+                    await asyncio.sleep(0.02)
+            except websockets.ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else "no close frame"
+                answers[f"closed ({code})"] += 1
+            finally:
+                reading.cancel()
+
+    work = [one(ticket) for ticket in tickets for _ in range(connections)]
+    results = await asyncio.gather(*work, return_exceptions=True)
+    failed = sum(isinstance(result, BaseException) for result in results)
+    joined = answers.pop("welcome", 0)
+    text = f"{seats} seats × {connections} connections, {joined} joined: {tally_text(answers)}"
+    if failed:
+        text += f"; {failed} sockets failed"
+    return text
+
+
+def junk_requests(room: str) -> list[tuple[str, bytes]]:
+    """Hostile HTTP requests, whole, as bytes."""
+
+    def get(path: bytes, *headers: bytes) -> bytes:
+        return b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(headers) + b"\r\n"
+
+    def post(path: str, body: bytes) -> bytes:
+        return (
+            b"POST " + path.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+        )
+
+    big = b"9" * 5000
+    seats = b'"nickname": "x", "seats": ["person", "easy"]'
+    return [
+        ("huge match id", get(b"/api/matches/" + b"9" * 400 + b"/replay")),
+        ("negative match id", get(b"/api/matches/-" + b"9" * 40 + b"/replay")),
+        ("NUL in room id", get(b"/api/rooms/%00ab%00")),
+        ("raw NUL in path", get(b"/api/rooms/a\x00b")),
+        ("invalid UTF-8 path", get(b"/api/rooms/\xff\xfe\xc0\xaf")),
+        ("invalid UTF-8 escaped", get(b"/room/%ff%fe%c0%af")),
+        ("invalid UTF-8 query", get(f"/api/rooms/{room}/cheatsheet?language=%ff%00".encode())),
+        ("NUL in a header", get(b"/api/presets", b"X-Junk: a\x00b\r\n")),
+        ("invalid UTF-8 header", get(b"/api/presets", b"X-Junk: \xff\xfe\r\n")),
+        ("deep array", post("/api/rooms", b"[" * 30000 + b"]" * 30000)),
+        ("deep object", post("/api/rooms", b'{"a":' * 10000 + b"1" + b"}" * 10000)),
+        ("deep score pad", post("/api/scorepad", b'{"a":' * 10000 + b"1" + b"}" * 10000)),
+        ("huge integer", post("/api/rooms", b"{" + seats + b', "players": ' + big + b"}")),
+        ("huge float", post("/api/rooms", b"{" + seats + b', "players": 1e999}')),
+        (
+            "huge option",
+            post("/api/rooms", b"{" + seats + b', "options": {"target_score": ' + big + b"}}"),
+        ),
+        ("huge pad points", post("/api/scorepad", b'{"hands": [{"points": ' + big + b"}]}")),
+        ("NUL nickname", post(f"/api/rooms/{room}/join", b'{"nickname": "a\\u0000b"}')),
+        ("raw NUL in body", post(f"/api/rooms/{room}/join", b'{"nickname": "a\x00b"}')),
+        ("invalid UTF-8 body", post(f"/api/rooms/{room}/join", b'{"nickname": "\xff\xfe"}')),
+        ("lone surrogate", post("/api/scorepad", b'{"rules": "\\ud800"}')),
+        ("huge length", get(b"/api/presets", b"Content-Length: 99999999999999999999999999\r\n")),
+        (
+            "huge chunk",
+            b"POST /api/scorepad HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+            b"\r\nFFFFFFFFFFFFFFFFFFFFFFFF\r\n" + b"a" * 70000,
+        ),
+        ("TLS hello", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(64)),
+        ("bad method", b"\xff\xfe / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+        ("many headers", get(b"/api/presets", *(b"X-%d: 1\r\n" % n for n in range(150)))),
+    ]
+
+
+def junk_messages() -> list[tuple[str, bytes, bool]]:
+    """Hostile WebSocket frames, each sent after the handshake (and a ``watch`` if True)."""
+    big = "9" * 4000
+    return [
+        ("invalid UTF-8 text", frame(b'{"type": "ping", "x": "\xff\xfe"}'), False),
+        ("invalid UTF-8 text, watching", frame(b'{"type": "ping\xc0\xaf"}'), True),
+        ("NUL in type", frame('{"type": "ping\\u0000"}'), True),
+        ("raw NUL", frame(b'{"type": "pi\x00ng"}'), True),
+        ("deep nesting", frame("[" * 2000 + "]" * 2000), True),
+        ("deep object", frame('{"a":' * 800 + "1" + "}" * 800), False),
+        ("huge integer", frame('{"type": "play", "card": ' + big + "}"), True),
+        ("huge float", frame('{"type": "play", "card": "7d", "captures": [1e999]}'), True),
+        ("NUL token", frame('{"type": "join", "token": "\\u0000\\u0000"}'), False),
+        ("huge token", frame('{"type": "join", "token": "' + "a" * 3000 + '"}'), False),
+        ("binary junk", frame(bytes(range(256)) * 2, opcode=2), True),
+        ("too large", frame("x" * 5000), True),
+        ("reserved opcode", frame(b"x", opcode=3), True),
+    ]
+
+
+NON_READER_SECONDS = 25.0
+"""How long the spectators who never read go on at most, waiting to be cut."""
+JUNK_WAIT = 3.0
+"""Seconds a junk request or message waits for its answer."""
+
+
+async def junk(target: Target) -> str:
+    """Every junk request and message, again and again until the time is up."""
+    requests = junk_requests(target.probe.room)
+    messages = junk_messages()
+    path = f"/ws/rooms/{target.probe.room}"
+    answers: Counter[str] = Counter()
+    wrong: Counter[str] = Counter()
+    passes = 0
+
+    async def ask(name: str, data: bytes) -> None:
+        raw = await Raw.open(target.port)
+        try:
+            with contextlib.suppress(OSError, TimeoutError):
+                await raw.send(data)
+            try:
+                status, _ = await raw.head(JUNK_WAIT)
+            except TimeoutError:
+                answers["no answer"] += 1
+                wrong[f"{name}: no answer in {JUNK_WAIT:g} s"] += 1
+                return
+            answers[str(status or "closed")] += 1
+            if status >= 500 or status <= 0:
+                wrong[f"{name}: {status or 'closed without an answer'}"] += 1
+        finally:
+            raw.close()
+
+    async def say(name: str, data: bytes, watch: bool) -> None:
+        raw = await Raw.open(target.port)
+        try:
+            status, _ = await raw.upgrade(path)
+            if status != 101:
+                wrong[f"{name}: upgrade {status}"] += 1
+                return
+            with contextlib.suppress(OSError, TimeoutError):
+                await raw.send((WATCH if watch else b"") + data)
+            try:
+                while (found := await raw.frame(JUNK_WAIT)) is not None:
+                    opcode, payload = found
+                    if opcode == 8:
+                        code = int.from_bytes(payload[:2], "big") if payload else 1005
+                        answers[f"ws close {code}"] += 1
+                        return
+                    said = error_code(payload) if opcode == 1 else f"opcode {opcode}"
+                    if said not in {"welcome", "state"}:
+                        answers[f"ws {said}"] += 1
+                        return
+            except TimeoutError:
+                wrong[f"{name}: no answer in {JUNK_WAIT:g} s"] += 1
+                return
+            wrong[f"{name}: closed without a word"] += 1
+        finally:
+            raw.close()
+
+    while target.left() > 0 and passes < 1000:
+        passes += 1
+        for name, data in requests:
+            await ask(name, data)
+        for name, data, watch in messages:
+            await say(name, data, watch)
+        for bad_path in (b"/ws/rooms/\xff\xfe", b"/ws/rooms/%ff%00", b"/ws/rooms/" + b"9" * 5000):
+            await ask(f"socket path {bad_path[:16]!r}", handshake(bad_path))
+    text = f"{passes} passes: {tally_text(answers)}"
+    if wrong:
+        text += f"; WRONG: {tally_text(wrong)}"
+    else:
+        text += "; none unanswered, no 5xx"
+    return text
+
+
+@dataclass(frozen=True)
+class Attack:
+    name: str
+    run: Callable[[Target], Awaitable[str]]
+    limits: dict[str, float] = field(default_factory=dict)
+
+
+ATTACKS = [
+    Attack("baseline (no attack)", baseline),
+    Attack("a. 100 MB header, 4 at a time", huge_headers),
+    Attack("b. half-sent heads, 1 address", lambda t: half_sent(t, 1, 80)),
+    Attack("b. half-sent heads, 20 addresses", lambda t: half_sent(t, 20, 60)),
+    Attack("c. ping flood, then reset", ping_flood),
+    Attack("d. spectators that never read", non_readers),
+    Attack("e. room creation flood", room_flood),
+    Attack("e. expert rooms, 1 address", lambda t: expert_rooms(t, 1)),
+    Attack("e. expert rooms, 4 addresses", expert_rooms),
+    Attack("f. sockets that never join", never_join),
+    Attack("g. 100 spectators in one room", many_spectators),
+    Attack("h. hint flood, one seat", hint_flood),
+    Attack("i. junk", junk),
+]
+
+
+# -- running them ------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    attack: str
+    limits: str
+    plays: int
+    p50: float | None
+    p99: float | None
+    rss_before: float
+    rss_peak: float
+    reply: float | None
+    newcomer: str
+    outcome: str
+    released: str
+    probe: str
+    log: str
+
+
+async def newcomer(url: str) -> str:
+    """What a new visitor gets while the attack goes on."""
+    transport = httpx.AsyncHTTPTransport(local_address=NEWCOMER)
+    started = time.perf_counter()
+    try:
+        async with httpx.AsyncClient(base_url=url, transport=transport, timeout=5) as http:
+            reply = await http.get("/api/presets")
+    except httpx.HTTPError as error:
+        return type(error).__name__
+    taken = 1000 * (time.perf_counter() - started)
+    if reply.status_code != 200:
+        return f"{reply.status_code} {reply.json().get('code', '')} in {taken:.0f} ms"
+    return f"200 in {taken:.0f} ms"
+
+
+async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> Row:
+    folder.mkdir()
+    server = start_server(folder, attack.limits, args.pace)
+    probe = Probe(server.url)
+    peak = 0.0
+    try:
+        await probe.start()
+        await asyncio.sleep(2)  # the probe's first plays, before the attack
+        rss_before = status_value(server.pid, "VmRSS")
+        high_before = status_value(server.pid, "VmHWM")
+        sockets_before = open_sockets(server.pid)
+        target = Target(server, probe, args.seconds)
+
+        async def watch() -> None:
+            nonlocal peak
+            while True:
+                peak = max(peak, status_value(server.pid, "VmRSS"))
+                await asyncio.sleep(0.1)
+
+        watching = asyncio.create_task(watch())
+        seen = ""
+
+        async def visit() -> None:
+            nonlocal seen
+            await asyncio.sleep(args.seconds / 2)
+            seen = await newcomer(server.url)
+
+        visiting = asyncio.create_task(visit())
+        try:
+            outcome = await asyncio.wait_for(attack.run(target), args.seconds + 40)
+        except TimeoutError:
+            outcome = "the attack did not end in time: cut short"
+        except Exception as error:
+            outcome = f"the attack failed: {type(error).__name__}: {error}"[:200]
+        ended = time.monotonic()
+        await visiting
+        watching.cancel()
+        high = status_value(server.pid, "VmHWM")
+        if high > high_before:  # the process's own high-water mark, reached in the attack
+            peak = max(peak, high)
+        acks = probe.between(target.started, ended)
+        replies = probe.between(target.started, ended, replies=True)
+        last_ack = probe.acks[-1][0] if probe.acks else ended
+        if all(when < last_ack for when, _ in probe.replies) and ended - last_ack > 1:
+            replies.append(ended - last_ack)  # still waiting for the computer at the end
+        released = "not"
+        for tenth in range(200):
+            if open_sockets(server.pid) <= sockets_before:
+                released = f"{tenth / 10:.1f} s"
+                break
+            await asyncio.sleep(0.1)
+        else:
+            released = f"{open_sockets(server.pid) - sockets_before} left after 20 s"
+        late = probe.between(ended - 3, ended)
+        troubles = list(probe.failures)
+        if not late:
+            troubles.append("stalled: no play in the attack's last 3 s")
+        if probe.errors:
+            troubles.append(tally_text(probe.errors))
+    finally:
+        await probe.stop()
+        stopping, left_behind = stop_server(server)
+    logged = server.log.read_text(errors="replace")
+    tracebacks = logged.count("Traceback")
+    log = f"{tracebacks} tracebacks" if tracebacks else "clean"
+    if stopping > 5:
+        log += f"; took {stopping:.0f} s to stop"
+    if left_behind:
+        log += f"; {left_behind} processes outlived it"
+    changed = ", ".join(f"{name}={value:g}" for name, value in attack.limits.items())
+
+    def ms(q: float) -> float | None:
+        return 1000 * acks[min(len(acks) - 1, int(q * len(acks)))] if acks else None
+
+    return Row(
+        attack=attack.name,
+        limits=changed or "defaults",
+        plays=len(acks),
+        p50=ms(0.5),
+        p99=ms(0.99),
+        rss_before=rss_before,
+        rss_peak=peak,
+        reply=max(replies) if replies else None,
+        newcomer=seen,
+        outcome=outcome,
+        released=released,
+        probe="; ".join(troubles) if troubles else "ok",
+        log=log,
+    )
+
+
+HEADERS = [
+    "attack",
+    "limits",
+    "probe plays",
+    "ack p50 ms",
+    "ack p99 ms",
+    "RSS MiB (before → peak)",
+    "computer reply max s",
+    "newcomer",
+    "what the server did",
+    "sockets back",
+    "probe",
+    "server log",
+]
+
+
+def cells(row: Row) -> list[str]:
+    def ms(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    return [
+        row.attack,
+        row.limits,
+        str(row.plays),
+        ms(row.p50),
+        ms(row.p99),
+        f"{row.rss_before:.0f} → {row.rss_peak:.0f}",
+        "-" if row.reply is None else f"{row.reply:.1f}",
+        row.newcomer,
+        row.outcome,
+        row.released,
+        row.probe,
+        row.log,
+    ]
+
+
+def show(rows: list[Row], markdown: bool) -> None:
+    table = Table(title="attacks, one at a time, while a person plays", show_lines=True)
+    for name in HEADERS:
+        table.add_column(name, justify="right" if "ms" in name or "plays" in name else "left")
+    for row in rows:
+        table.add_row(*cells(row))
+    Console(width=200).print(table)
+    if markdown:
+        print("| " + " | ".join(HEADERS) + " |")
+        print("|" + "---|" * len(HEADERS))
+        for row in rows:
+            print("| " + " | ".join(cell.replace("|", "\\|") for cell in cells(row)) + " |")
+
+
+async def run(args: argparse.Namespace, folder: Path) -> list[Row]:
+    chosen = [a for a in ATTACKS if not args.only or any(w in a.name for w in args.only)]
+    rows = []
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:.0f}/{task.total:.0f}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True)) as progress:
+        task = progress.add_task("attacks", total=len(chosen))
+        for number, attack in enumerate(chosen):
+            progress.update(task, description=attack.name)
+            rows.append(await attack_row(attack, folder / str(number), args))
+            progress.update(task, completed=number + 1)
+            logged = (folder / str(number) / "server.log").read_text(errors="replace")
+            if "Traceback" in logged:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                kept = args.logs / f"attack-{number}.log"
+                kept.write_text(logged)
+                progress.console.print(f"{attack.name}: tracebacks in the log, kept in {kept}")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=12.0, help="length of each attack")
+    parser.add_argument("--pace", type=float, default=0.05, help="the server's computer pace")
+    parser.add_argument("--only", nargs="*", help="attacks whose name holds one of these")
+    parser.add_argument("--markdown", action="store_true", help="also print Markdown")
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "escoba-attack-logs",
+        help="where server logs with tracebacks are kept",
+    )
+    parser.add_argument("--json", type=Path, help="also write the rows here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        rows = asyncio.run(run(args, Path(folder)))
+    show(rows, args.markdown)
+    if args.json:
+        args.json.write_text(json.dumps([vars(row) for row in rows], indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
