@@ -260,10 +260,10 @@ def test_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) 
         state = peer.my_turn()
         record = server_record(client, room)
         game = Game.from_record(record)
-        # As many as one connection's burst allows without waiting: its join, a play and a
-        # ping for each refused move, then the legal move (a table of five cards can offer
-        # twenty illegal ones, and a refused move spends the allowance).
-        refused = illegal_moves(game)[: (int(RATE_BURST) - 2) // 2]
+        # As many as one connection's burst allows without waiting: its join, the ping of
+        # my_turn(), a play and a ping for each refused move, then the legal move (a table of
+        # five cards can offer twenty illegal ones, and a refused move spends the allowance).
+        refused = illegal_moves(game)[: (int(RATE_BURST) - 4) // 2]
         assert len(refused) >= 2
         for move in refused:
             with pytest.raises(IllegalMoveError) as engine:
