@@ -61,8 +61,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection
 
-from gc_pauses import server_command
-from load import free_port
+from gc_pauses import server_command, start_server
 from soak import alive, descendants
 
 ATTACKER = "127.0.0.1"
@@ -100,22 +99,16 @@ class Server:
         return self.process.pid
 
 
-def start_server(folder: Path, limits: dict[str, float], pace: float) -> Server:
-    port = free_port()
-    command = server_command(port, f"sqlite:///{folder / 'attack.db'}", pace=pace, limits=limits)
+def serve(folder: Path, limits: dict[str, float], pace: float) -> Server:
+    database = f"sqlite:///{folder / 'attack.db'}"
     log = folder / "server.log"
     with log.open("wb") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
-    server = Server(process, port, log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(server.url + "/api/presets", timeout=1).status_code == 200:
-                return server
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")
+        process, port = start_server(
+            lambda port: server_command(port, database, pace=pace, limits=limits),
+            output,
+            subprocess.STDOUT,
+        )
+    return Server(process, port, log)
 
 
 def stop_server(server: Server) -> tuple[float, int]:
@@ -1046,7 +1039,7 @@ async def newcomer(url: str) -> str:
 
 async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> Row:
     folder.mkdir()
-    server = start_server(folder, attack.limits, args.pace)
+    server = serve(folder, attack.limits, args.pace)
     probe = Probe(server.url)
     peak = 0.0
     try:

@@ -21,24 +21,76 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import gc
 import json
 import math
 import os
 import signal
+import socket
+import subprocess
 import sys
 import time
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
+import httpx
 from rich.table import Table
 
 GENERATIONS = 3
 SCRIPT = Path(__file__).resolve()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def listens_on(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself listens on 127.0.0.1:``port`` (not another one that
+    took the port first)."""
+    inodes = set()
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(entry)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port and inode in inodes:
+            return True
+    return False
+
+
+def start_server(
+    command: Callable[[int], list[str]],
+    stdout: IO[bytes] | int | None,
+    stderr: IO[bytes] | int | None,
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start ``command(port)`` on a free port and wait until it answers. A port is free when
+    chosen, but another process may take it before the server binds it: then the server
+    ends, and it is started again on another port."""
+    for _attempt in range(5):
+        port = free_port()
+        process = subprocess.Popen(command(port), stdout=stdout, stderr=stderr)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            if listens_on(process.pid, port):
+                with contextlib.suppress(httpx.HTTPError):
+                    reply = httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2)
+                    if reply.status_code == 200:
+                        return process, port
+            time.sleep(0.1)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+    raise SystemExit("the server did not start (see its output)")
 
 
 def server_command(

@@ -22,7 +22,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -37,7 +36,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from gc_pauses import pause_table, read_report, server_command
+from gc_pauses import pause_table, read_report, server_command, start_server
 
 
 @dataclass
@@ -49,12 +48,6 @@ class Tally:
     open_matches: int = 0
     finished: int = 0
     errors: list[str] = field(default_factory=list)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def process_figures(pid: int) -> tuple[float, float, float]:
@@ -267,25 +260,21 @@ def main() -> None:
     url = args.url
     with tempfile.TemporaryDirectory() as folder:
         if url is None:
-            port = free_port()
-            url = f"http://127.0.0.1:{port}"
             database = args.database or f"sqlite:///{folder}/load.db"
-            command = server_command(
-                port,
-                database,
-                pace=args.pace,
-                limits=server_limits(args),
-                computer_workers=args.computer_workers,
-                gc_report=args.gc_report,
-                freeze_every=args.freeze_every,
-            )
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-            for _ in range(300):
-                try:
-                    if httpx.get(url + "/api/presets", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
+
+            def command(port: int) -> list[str]:
+                return server_command(
+                    port,
+                    database,
+                    pace=args.pace,
+                    limits=server_limits(args),
+                    computer_workers=args.computer_workers,
+                    gc_report=args.gc_report,
+                    freeze_every=args.freeze_every,
+                )
+
+            process, port = start_server(command, subprocess.DEVNULL, None)
+            url = f"http://127.0.0.1:{port}"
         try:
             result = asyncio.run(run(url, args, process.pid if process else None))
         finally:

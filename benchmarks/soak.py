@@ -46,8 +46,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection
 
-from gc_pauses import pause_table, read_report, server_command
-from load import free_port
+from gc_pauses import pause_table, read_report, server_command, start_server
 
 KINDS: dict[str, dict[str, Any]] = {
     "one computer": {"seats": ["person", "easy"]},
@@ -530,21 +529,22 @@ def main() -> None:
         "connections_total": 10_000,
     }
     with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        command = server_command(
-            port,
-            f"sqlite:///{folder}/soak.db",
-            pace=0,
-            limits=limits,
-            gc_report=args.gc_report,
-            freeze_every=args.freeze_every,
-        )
+
+        def command(port: int) -> list[str]:
+            return server_command(
+                port,
+                f"sqlite:///{folder}/soak.db",
+                pace=0,
+                limits=limits,
+                gc_report=args.gc_report,
+                freeze_every=args.freeze_every,
+            )
+
         log = Path(folder) / "server.log"
         with log.open("wb") as output:
-            process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+            process, port = start_server(command, output, subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
         try:
-            wait_until_serving(url, process)
             samples = asyncio.run(run(url, process.pid, args))
         finally:
             stop(process)
@@ -559,17 +559,6 @@ def main() -> None:
             Console().print(pause_table(pauses, "server pauses under the churn"))
     if args.json:
         args.json.write_text(json.dumps([vars(s) for s in samples], indent=1) + "\n")
-
-
-def wait_until_serving(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            if httpx.get(url + "/api/presets", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise SystemExit(f"the server did not start (exit code {process.poll()})")
 
 
 def report_log(logged: str) -> None:
