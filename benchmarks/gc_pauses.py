@@ -180,11 +180,7 @@ def figures(ordered: list[float]) -> dict[str, Any]:
 
 def pause_table(summary: Mapping[str, Any], title: str = "cycle collector pauses") -> Table:
     """A report's pauses as a table: a row per generation and one for all."""
-    freeze = summary.get("freeze_every") or 0
-    table = Table(
-        title=f"{title} (gc.freeze() {f'every {freeze:g} s' if freeze else 'once, at start'}, "
-        f"{summary['seconds']:g} s)"
-    )
+    table = Table(title=title)
     for name in ("generation", "collections", "p50 ms", "p99 ms", "max ms", "total ms"):
         table.add_column(name, justify="left" if name == "generation" else "right")
 
@@ -200,12 +196,18 @@ def pause_table(summary: Mapping[str, Any], title: str = "cycle collector pauses
     for generation, item in summary["generations"].items():
         row(generation, item)
     row("all", summary["all"])
-    table.caption = (
-        f"{summary['pause_ms_per_second']} ms of pauses a second; "
-        f"{summary['frozen_objects']:,} objects frozen; "
-        f"server {summary['rss_mib_at_end']} MiB at the end"
-    )
     return table
+
+
+def pause_line(summary: Mapping[str, Any]) -> str:
+    """What the table leaves out, in a sentence."""
+    freeze = summary.get("freeze_every") or 0
+    return (
+        f"gc.freeze() {f'every {freeze:g} s' if freeze else 'once, at start'}; "
+        f"{summary['seconds']:g} s measured, {summary['pause_ms_per_second']} ms of pauses a "
+        f"second; {summary['frozen_objects']:,} objects frozen; server "
+        f"{summary['rss_mib_at_end']} MiB at the end"
+    )
 
 
 def read_report(path: Path) -> dict[str, Any] | None:

@@ -36,7 +36,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from gc_pauses import pause_table, read_report, server_command, start_server
+from gc_pauses import pause_line, pause_table, read_report, server_command, start_server
 
 
 @dataclass
@@ -292,6 +292,7 @@ def main() -> None:
             print(f"error: the server wrote no report to {args.gc_report}")
         else:
             Console().print(pause_table(pauses, f"server pauses under {args.clients} clients"))
+            print(pause_line(pauses))
             result["gc"] = pauses
     if args.json:
         args.json.write_text(json.dumps(result, indent=1) + "\n")
