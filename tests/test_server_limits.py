@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import socket
 import struct
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,34 @@ def test_spectators_are_capped_and_not_broadcast(tmp_path: Path) -> None:
             assert ana.barrier() == [], "a spectator's arrival was sent to a seat"
             three.send({"type": "watch"})
             assert three.refused("too_many_spectators")["message"]
+
+
+def test_joins_arriving_together_are_counted_one_by_one(tmp_path: Path) -> None:
+    """Spectators and a seat's tabs that ask at the same moment (all waiting for the room)
+    are counted one after another: no more get in than the limits allow."""
+    release = threading.Event()
+    with app_with(tmp_path, spectators_per_room=2, connections_per_seat=2) as client:
+        ticket = create_room(client)
+        room = ticket["room"]
+
+        async def hold_the_room(hub: Any) -> None:
+            async with hub.rooms[room].lock:
+                await asyncio.to_thread(release.wait, TIMEOUT)
+
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        client.portal.start_task_soon(hold_the_room, hub)  # type: ignore[union-attr]
+        with ExitStack() as stack:
+            peers = [stack.enter_context(connect(client, room)) for _ in range(8)]
+            for peer in peers[:4]:
+                peer.send({"type": "watch"})
+            for peer in peers[4:]:
+                peer.send({"type": "join", "token": ticket["token"]})
+            time.sleep(0.3)  # every join is waiting for the room now
+            assert on_server(client, lambda hub: hub.rooms[room].lock.locked())
+            release.set()
+            answers = [peer.receive()["type"] == "welcome" for peer in peers]
+        assert sum(answers[:4]) == 2, "spectators beyond the limit got in"
+        assert sum(answers[4:]) == 2, "a seat got more connections than the limit"
 
 
 def test_a_seat_has_a_bounded_number_of_connections(tmp_path: Path) -> None:
@@ -510,3 +539,53 @@ def test_abandoned_rooms_expire_and_are_not_resumed(tmp_path: Path) -> None:
 def test_room_ids_that_cannot_be_ours_are_unknown_at_once(client: TestClient) -> None:
     for room_id in ("x" * 33, "a.b", "%00", "é"):
         assert_refused(client.get(f"/api/rooms/{room_id}"), 404, "not_found")
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process started by ``pid``, and by those, as /proc tells."""
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found |= {int(entry.name)} | descendants(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize("ending", ["SIGTERM", "SIGKILL"])
+def test_no_computer_worker_outlives_the_server(tmp_path: Path, ending: str) -> None:
+    """The server stopped (SIGTERM) or killed (SIGKILL) while three expert computers think in
+    turn: its worker processes end with it."""
+    import signal
+    import subprocess
+
+    import httpx
+    from websockets.sync.client import connect as websocket_connect
+
+    from server_helpers import RemotePeer, server_process
+
+    port = free_port()
+    with server_process(tmp_path / "escoba.db", port, tmp_path / "server.log") as process:
+        url = f"http://127.0.0.1:{port}"
+        body = {"nickname": "Ana", "players": 4, "seats": ["person", "expert", "expert", "expert"]}
+        ticket = httpx.post(url + "/api/rooms", json=body, timeout=TIMEOUT).json()
+        with websocket_connect(f"ws://127.0.0.1:{port}/ws/rooms/{ticket['room']}") as socket_:
+            peer = RemotePeer(socket_)
+            _, state = peer.join(ticket["token"])
+            if state["match"]["to_move"] != peer.seat:
+                state = peer.until(lambda m: is_state(m) and m["match"]["to_move"] == peer.seat)
+            played = moves_played(state)
+            peer.send(play_message(state["match"]["legal"][0]))
+            peer.until(lambda m: is_state(m) and moves_played(m) >= played + 2)  # they think
+            workers = descendants(process.pid)
+            assert workers, "the computer thinks in processes of its own"
+            process.send_signal(getattr(signal, ending))
+            with contextlib.suppress(subprocess.TimeoutExpired):  # failed just below
+                process.wait(TIMEOUT)
+        assert process.returncode is not None, f"{ending} did not end the server"
+        assert wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers)), (
+            "worker processes outlived the server"
+        )

@@ -10,8 +10,12 @@ computer's move just waits its turn.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copyreg
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,6 +31,8 @@ __all__ = ["Busy", "Thinkers"]
 
 T = TypeVar("T")
 
+WATCH_SECONDS: Final = 1.0
+"""How often a worker checks that the server is still there."""
 PRELOAD: Final = ["escoba.ai", "escoba.server.computers"]
 """Imported once by the fork server, so a new worker starts ready to think."""
 
@@ -46,6 +52,23 @@ copyreg.pickle(MappingProxyType, _read_only)
 
 class Busy(Exception):  # noqa: N818 (a state the caller answers, not a failure)
     """Every worker is busy and the backlog is full."""
+
+
+def _watch_server(server: int) -> None:
+    """In each worker: end when the server is gone, however it ended (even killed), rather
+    than wait for work forever."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            try:
+                os.kill(server, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # pragma: no cover - a process of another user
+                pass
+
+    threading.Thread(target=watch, name="escoba-watch-server", daemon=True).start()
 
 
 def _choose(turn: ComputerTurn) -> Move:
@@ -71,7 +94,12 @@ class Thinkers:
             # A fork server: forking the server itself would copy its threads' locks.
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(PRELOAD)
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                initializer=_watch_server,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def _run(self, work: Callable[..., T], *args: object) -> T:
@@ -105,7 +133,13 @@ class Thinkers:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self) -> None:
-        """Stop the workers: nothing waiting starts, and a search under way (bounded by its
-        level's budget) is the last."""
-        self._discard()
+    async def close(self, seconds: float = 5.0) -> None:
+        """Stop the workers and wait (at most ``seconds``) for them to end: nothing waiting
+        starts, a search under way (bounded by its level's budget) is the last, and no
+        worker outlives the server."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        stopping = asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping, seconds)

@@ -299,6 +299,6 @@ class Hub:
                 await task
         for room in list(self.rooms.values()):
             await room.close()
-        self.thinkers.close()
+        await self.thinkers.close()
         await self.writer.close()
         self._io.shutdown(wait=False, cancel_futures=True)

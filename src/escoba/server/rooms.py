@@ -214,7 +214,6 @@ class Room:
     async def _join(self, connection: Connection, message: JoinMessage | WatchMessage) -> None:
         if connection.joined:
             raise Refusal("already_joined", "this connection has already joined the room")
-        limits = self.hub.limits
         seat: int | None = None
         if isinstance(message, JoinMessage):
             matches = [
@@ -225,6 +224,23 @@ class Room:
             if not matches:
                 raise Refusal("bad_token", "this seat token belongs to no seat in this room")
             seat = matches[0]
+        # Under the lock: a move being stored is not shown to anyone before it is stored, and
+        # joins arriving together are counted one after another against the limits.
+        async with self.lock:
+            self._check_room_for(seat)
+            connection.seat = seat
+            connection.joined = True
+            self.connections.add(connection)
+            connection.send(WelcomeMessage(seat=seat, room=self.info()))
+            if seat is None:
+                connection.send(self.state(connection))  # nobody else's view changed
+            else:
+                self.broadcast()  # everybody sees who is connected now
+
+    def _check_room_for(self, seat: int | None) -> None:
+        """Refuse a connection for ``seat`` (None: a spectator) past the room's limits."""
+        limits = self.hub.limits
+        if seat is not None:
             open_here = sum(c.seat == seat for c in self.connections)
             if open_here >= limits.connections_per_seat:
                 raise Refusal(
@@ -239,16 +255,6 @@ class Room:
                     "too_many_spectators",
                     f"this room already has {watching} spectators, the most it takes",
                 )
-        # Under the lock: a move being stored is not shown to anyone before it is stored.
-        async with self.lock:
-            connection.seat = seat
-            connection.joined = True
-            self.connections.add(connection)
-            connection.send(WelcomeMessage(seat=seat, room=self.info()))
-            if seat is None:
-                connection.send(self.state(connection))  # nobody else's view changed
-            else:
-                self.broadcast()  # everybody sees who is connected now
 
     def leave(self, connection: Connection) -> None:
         self.last_active = time.monotonic()
