@@ -381,12 +381,9 @@ def test_no_answer_leads_to_the_host_a_client_named(client: TestClient, path: st
 # -- computers and storage ------------------------------------------------------------------
 
 
-def test_a_computer_move_that_fails_to_store_is_tried_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Storage refuses the computer's move (a full disk, a lock): the move is taken back in
-    memory, nobody is told of it, and the computer tries again until storage works; the
-    match then goes on with every move stored once."""
+def failing_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Make storage refuse the next ``failures["left"]`` batches of moves (as a full disk or
+    a locked database would); the counter to set."""
     failures = {"left": 0}
     write_moves = Storage.write_moves
 
@@ -397,6 +394,16 @@ def test_a_computer_move_that_fails_to_store_is_tried_again(
         write_moves(self, writes)
 
     monkeypatch.setattr(Storage, "write_moves", flaky)
+    return failures
+
+
+def test_a_computer_move_that_fails_to_store_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage refuses the computer's move (a full disk, a lock): the move is taken back in
+    memory, nobody is told of it, and the computer tries again until storage works; the
+    match then goes on with every move stored once."""
+    failures = failing_writes(monkeypatch)
     monkeypatch.setattr(rooms, "RETRY_SECONDS", (0.05,))
     with running_app(tmp_path / "escoba.db", pace=0.5) as client:
         ticket = create_room(client, seats=["person", "easy"])
@@ -424,16 +431,7 @@ def test_a_computer_move_that_fails_to_store_is_tried_again(
 def test_a_person_move_that_fails_to_store_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    failures = {"left": 0}
-    write_moves = Storage.write_moves
-
-    def flaky(self: Storage, writes: Any) -> None:
-        if failures["left"]:
-            failures["left"] -= 1
-            raise StorageUnavailable("the database cannot store this now: disk full")
-        write_moves(self, writes)
-
-    monkeypatch.setattr(Storage, "write_moves", flaky)
+    failures = failing_writes(monkeypatch)
     with running_app(tmp_path / "escoba.db") as client:
         room, ticket, guest = two_people(client)
         with connect(client, room) as ana, connect(client, room) as bea:

@@ -327,6 +327,12 @@ def create_app(
     return app
 
 
+_SECURITY_HEADERS: Final = [
+    (name.lower().encode(), value.encode()) for name, value in SECURITY_HEADERS.items()
+]
+_SECURITY_NAMES: Final = {name for name, _ in _SECURITY_HEADERS}
+
+
 class SecurityHeaders:
     """Add SECURITY_HEADERS to every HTTP answer (plain ASGI: a client gone before any
     answer leaves nothing to add them to, and no error)."""
@@ -341,12 +347,12 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                names = {name.lower() for name in SECURITY_HEADERS}
                 kept = [
-                    (k, v) for k, v in message.get("headers", []) if k.decode().lower() not in names
+                    (name, value)
+                    for name, value in message.get("headers", [])
+                    if name.lower() not in _SECURITY_NAMES
                 ]
-                added = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-                message = {**message, "headers": kept + added}
+                message = {**message, "headers": kept + _SECURITY_HEADERS}
             await send(message)
 
         await self.app(scope, receive, with_headers)

@@ -362,12 +362,10 @@ class Room:
 
     async def _hint(self, connection: Connection, message: HintRequest, seat: int) -> None:
         async with self.lock:  # the position as stored, not one halfway through a move
-            if self.game.to_move != seat:
-                connection.send(
-                    ErrorMessage(
-                        code="not_your_turn", message="hints are given when it is your turn"
-                    )
-                )
+            try:
+                self._check_hint(connection)  # again: a move may have been made meanwhile
+            except Refusal as refusal:
+                connection.send(refusal.to_message())
                 return
             observation = self.game.observation(seat)
             asked_at = self.position

@@ -244,7 +244,24 @@ class _Timers:
             self.start("cut", delay, transport.abort)
 
 
-class HttpProtocol(H11Protocol):
+class _StallGuard(asyncio.Protocol):
+    """A peer whose send buffer stays full (it stopped reading) is cut after
+    ``send_seconds``."""
+
+    timers: _Timers
+    limits: Limits
+    transport: asyncio.Transport
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.timers.start("stalled", self.limits.send_seconds, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.timers.stop("stalled")
+
+
+class HttpProtocol(_StallGuard, H11Protocol):
     """uvicorn's h11 protocol, with the limits of :class:`Limits` on heads and
     connections."""
 
@@ -322,14 +339,6 @@ class HttpProtocol(H11Protocol):
             self.transport.close()  # between h11's states: no goodbye to say, just go
         self.timers.cut_later(self.transport, SHUTDOWN_CUT_SECONDS)
 
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.timers.start("stalled", self.limits.send_seconds, self.transport.abort)
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.timers.stop("stalled")
-
     # -- refusals
 
     def _check_head(self, request: h11.Request) -> None:
@@ -383,7 +392,7 @@ class HttpProtocol(H11Protocol):
             self.transport.abort()
 
 
-class WebSocketProtocol(WebSocketsSansIOProtocol):
+class WebSocketProtocol(_StallGuard, WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (on the websockets library's sans-I/O core), which
     holds its connection's place in the gate until it ends, answers a handshake that
     websockets cannot parse, and closes on text that is not UTF-8 without logging a
@@ -443,14 +452,6 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     def shutdown(self) -> None:
         super().shutdown()
         self.timers.cut_later(self.transport, SHUTDOWN_CUT_SECONDS)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self.timers.start("stalled", self.limits.send_seconds, self.transport.abort)
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self.timers.stop("stalled")
 
 
 def server_config(
