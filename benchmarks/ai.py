@@ -35,7 +35,7 @@ GAMES = ("escoba", "scopa")
 def time_level(level: str, preset: str, hands: int) -> list[float]:
     """Seconds per move of ``level`` playing seat 0 against ``medium`` for a few hands."""
     times: list[float] = []
-    rules = RULESETS[preset].replace(target_score=10_000)
+    rules = RULESETS[preset].replace(target_score=1000)
     for deck in range(hands):
         game = Game(rules, 2, seed=f"timing:{deck}")
         players = [make_player(level, seed=deck), make_player("medium", seed=deck)]

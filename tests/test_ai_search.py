@@ -1,6 +1,7 @@
-"""The search levels (issue "Computer opponents"): determinization, the simulation of a hand,
-and the PIMC players ``hard`` and ``expert``. Players only ever get an observation and the
-legal moves; the tests look at the Game to check them."""
+"""Determinization, the simulation of a hand, and the perfect-information Monte Carlo players:
+the frozen ``baseline`` (issue "Computer opponents") and the PIMC search over inferred deals
+(issue "Opponents that play like masters"). Players only ever get an observation and the legal
+moves; the tests look at the Game to check them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from conftest import build_deck, game_with_deck, stock_cards
 from escoba import DECK, RULESETS, Card, Game, Move, RuleSet
 from escoba.ai import Player, make_player
+from escoba.ai.baseline import BaselinePlayer
 from escoba.ai.sampling import Determinization, sample_deal
 from escoba.ai.search import SearchPlayer
 from escoba.ai.simulation import Simulation
@@ -138,7 +140,7 @@ def test_undo_restores_a_whole_hand() -> None:
 
 
 def small(seed: int) -> SearchPlayer:
-    return SearchPlayer(seed, name="small", determinizations=3, depth=2)
+    return SearchPlayer(seed, name="small", budget=1, min_deals=3, max_deals=3, depth=2)
 
 
 @pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
@@ -149,7 +151,7 @@ def test_search_players_play_only_legal_moves_through_a_match(
     rules: RuleSet = RULESETS[preset].replace(target_score=4)  # a short match, several hands
     game = Game(rules, players, partnerships, seed=players)
     seats: list[Player] = [small(seat) for seat in range(players)]
-    seats[0] = make_player("hard", 0)
+    seats[0] = make_player("baseline", 0)
     while (seat := game.to_move) is not None:
         legal = game.legal_moves()
         move = seats[seat].choose(game.observation(seat), legal)
@@ -158,10 +160,11 @@ def test_search_players_play_only_legal_moves_through_a_match(
     assert game.winner is not None
 
 
-def test_expert_plays_legal_moves_and_ranks_every_move() -> None:
+@pytest.mark.parametrize("level", ["baseline", "pimc"])
+def test_pimc_plays_legal_moves_and_ranks_every_move(level: str) -> None:
     game = Game(RULESETS["scopa"], 2, seed=5)
-    expert = make_player("expert", 1)
-    assert isinstance(expert, SearchPlayer) and expert.name == "expert"
+    expert = make_player(level, 1) if level == "baseline" else SearchPlayer(1, budget=2_000)
+    assert isinstance(expert, (BaselinePlayer, SearchPlayer))
     for _ in range(6):
         seat = game.to_move
         assert seat is not None
@@ -178,7 +181,7 @@ def test_expert_plays_legal_moves_and_ranks_every_move() -> None:
 def test_the_same_seed_gives_the_same_choices() -> None:
     def choices(seed: int) -> list[Move]:
         game = Game(RULESETS["escoba"], 3, seed=2)
-        player = make_player("hard", seed)
+        player = SearchPlayer(seed, budget=500)
         chosen = []
         while not game.results:
             seat = game.to_move
@@ -195,7 +198,7 @@ def test_a_time_limit_still_answers() -> None:
     game = Game(RULESETS["escoba"], 2, seed=8)
     seat = game.to_move
     assert seat is not None
-    player = SearchPlayer(0, determinizations=10_000, depth=6, time_limit=0.05)
+    player = SearchPlayer(0, budget=10**9, max_deals=10**6, depth=6, time_limit=0.05)
     assert player.choose(game.observation(seat), game.legal_moves()) in game.legal_moves()
 
 
@@ -220,8 +223,8 @@ def duplicate_gain(rules: RuleSet, hands: int, hero: str, foe: str) -> float:
 
 
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
-def test_hard_beats_beginner(preset: str) -> None:
-    assert duplicate_gain(RULESETS[preset], 10, "hard", "beginner") > 1.0
+def test_baseline_beats_beginner(preset: str) -> None:
+    assert duplicate_gain(RULESETS[preset], 10, "baseline", "beginner") > 1.0
 
 
 # -- constructed positions ----------------------------------------------------------------
@@ -233,7 +236,7 @@ def best_move(rules: RuleSet, hand: str, table: str, level: str = "hard") -> Mov
     return make_player(level, 0).choose(game.observation(1), game.legal_moves())
 
 
-@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("level", ["baseline", "hard"])
 def test_the_search_takes_the_obvious_sweep(level: str) -> None:
     # 5 + A + 2 + 3 + 4 = 15 empties the table; the king and queen take only part of it.
     move = best_move(RULESETS["escoba"], "5h Kc Qs", "2s 3h 4c Ad", level)
@@ -243,7 +246,7 @@ def test_the_search_takes_the_obvious_sweep(level: str) -> None:
     assert move == Move.parse("Kh:As+2h+3c+4d")
 
 
-@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("level", ["baseline", "hard"])
 def test_the_search_takes_the_seven_of_coins(level: str) -> None:
     # The jack (8) takes 7d or 7c (8 + 7 = 15), nothing else can take; 7d is a point.
     move = best_move(RULESETS["escoba"], "Jh 3s 2c", "7d 7c Kh Qs", level)
@@ -255,9 +258,9 @@ def test_the_search_takes_the_seven_of_coins(level: str) -> None:
 
 @pytest.mark.parametrize(("players", "partnerships"), [(2, False), (4, True)])
 def test_searching_past_a_new_deal_plays_legal_moves(players: int, partnerships: bool) -> None:
-    """With ``cross_deals`` the search goes on into the sampled next round."""
+    """With ``cross_rounds`` the search goes on into the sampled next round."""
     game = Game(RULESETS["escoba"], players, partnerships, seed=5)
-    deep = SearchPlayer(1, determinizations=2, depth=3 * players + 2, cross_deals=True)
+    deep = SearchPlayer(1, budget=1, min_deals=2, max_deals=2, depth=3 * players + 2)
     while game.hand_number == 0 and (seat := game.to_move) is not None:
         legal = game.legal_moves()
         move = deep.choose(game.observation(seat), legal) if seat == 0 else legal[0]

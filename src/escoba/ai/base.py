@@ -67,5 +67,5 @@ class RandomPlayer:
 
 register("beginner", RandomPlayer)
 
-LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
+LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert", "master")
 """The computer levels, weakest first."""

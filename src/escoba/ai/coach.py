@@ -80,9 +80,11 @@ class Coach:
 
     def __init__(self, evaluator: Evaluator | None = None, *, seed: int = 0) -> None:
         if evaluator is None:
-            from .search import hard
+            from .search import SearchPlayer
 
-            evaluator = hard(seed)  # the hard level's search: strong, and quick enough to ask
+            # PIMC over inferred deals searches every move as hard as the others, so every
+            # move gets a value to explain (the tree search spends its walks on the best).
+            evaluator = SearchPlayer(seed, name="coach", budget=20_000, min_deals=50)
         self._evaluator = evaluator
 
     def advise(self, observation: Observation, legal: Sequence[Move] | None = None) -> Advice:

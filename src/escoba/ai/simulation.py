@@ -11,7 +11,7 @@ horizon is the hand: match points do not change inside it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from .._bits import (
@@ -122,7 +122,7 @@ class Simulation:
         to_move: int,
         hands: list[list[int]],
         table: int,
-        stock: list[int],
+        stock: Sequence[int],
         piles: list[int],
         sweeps: list[int],
         last_capturer: int,
@@ -170,6 +170,15 @@ class Simulation:
             last_capturer=last_capturer_of(observation),
             played=played,
         )
+
+    def place(self, deal: Determinization) -> None:
+        """Put another deal's hidden cards in place of this one's: the other hands and the
+        stock (only while nothing is applied, so the hand is as the observation showed it)."""
+        if self._undo:
+            raise ValueError("cards can be placed only before any move is applied")
+        self.hands = [list(hand) for hand in deal.hands]
+        self.stock = deal.stock
+        self.stock_pos = 0
 
     # -- moves
 

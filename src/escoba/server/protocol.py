@@ -63,7 +63,7 @@ MAX_MESSAGE_BYTES: Final = 4096
 MAX_NICKNAME: Final = 24
 
 SeatKind = Literal["person", "computer"]
-Level = Literal["beginner", "easy", "medium", "hard", "expert"]
+Level = Literal["beginner", "easy", "medium", "hard", "expert", "master"]
 assert set(Level.__args__) == set(LEVELS), "protocol levels follow the registered ones"  # type: ignore[attr-defined]
 
 

@@ -32,6 +32,7 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
     "level.medium": {"en": "medium", "de": "mittel", "es": "medio", "it": "medio"},
     "level.hard": {"en": "hard", "de": "schwer", "es": "difícil", "it": "difficile"},
     "level.expert": {"en": "expert", "de": "Experte", "es": "experto", "it": "esperto"},
+    "level.master": {"en": "master", "de": "Meister", "es": "maestro", "it": "maestro"},
     "deck.french": {"en": "French", "de": "französisch", "es": "francesa", "it": "francesi"},
     "deck.spanish": {"en": "Spanish", "de": "spanisch", "es": "española", "it": "spagnole"},
     "deck.italian": {"en": "Italian", "de": "italienisch", "es": "italiana", "it": "italiane"},

@@ -9,7 +9,7 @@ const TICKET_PREFIX = "escoba.ticket.";
 const NICKNAME_KEY = "escoba.nickname";
 
 export const PRESETS = ["escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova"];
-export const LEVELS = ["beginner", "easy", "medium", "hard", "expert"];
+export const LEVELS = ["beginner", "easy", "medium", "hard", "expert", "master"];
 export const MAX_NICKNAME = 24;
 
 function storage() {
@@ -135,6 +135,7 @@ register({
     "game.level.medium": "medium",
     "game.level.hard": "hard",
     "game.level.expert": "expert",
+    "game.level.master": "master",
     "game.option.capture": "How a card takes",
     "game.option.capture.sum15": "sum of 15",
     "game.option.capture.match": "same value (or a sum)",
@@ -173,6 +174,7 @@ register({
     "game.level.medium": "mittel",
     "game.level.hard": "schwer",
     "game.level.expert": "Experte",
+    "game.level.master": "Meister",
     "game.option.capture": "Wie eine Karte sticht",
     "game.option.capture.sum15": "Summe 15",
     "game.option.capture.match": "gleicher Wert (oder Summe)",
@@ -210,6 +212,7 @@ register({
     "game.level.medium": "medio",
     "game.level.hard": "difícil",
     "game.level.expert": "experto",
+    "game.level.master": "maestro",
     "game.option.capture": "Cómo se lleva una carta",
     "game.option.capture.sum15": "suma de 15",
     "game.option.capture.match": "mismo valor (o suma)",
@@ -247,6 +250,7 @@ register({
     "game.level.medium": "medio",
     "game.level.hard": "difficile",
     "game.level.expert": "esperto",
+    "game.level.master": "maestro",
     "game.option.capture": "Come si prende",
     "game.option.capture.sum15": "somma 15",
     "game.option.capture.match": "stesso valore (o somma)",

@@ -1,0 +1,207 @@
+"""Inference about the other hands from how their seats played this round.
+
+Every seat is dealt three cards a round, so the cards another seat still holds were in its
+hand when it played earlier in the round, and its choices then say something about them: a
+seat that left a sweep on the table most likely did not hold the sweeping card. With a model
+of play (:class:`~escoba.ai.policy.PlayModel`), the likelihood of a guess ``H`` at a seat's
+remaining cards is the product, over its plays this round, of the chance that a hand of the
+cards it held then (the played card, its later plays, and ``H``) chose what it chose.
+Because the model's move weights belong to single cards, that chance is one over a sum of
+per-card masses, and every guess of one or two cards can be weighed exactly.
+
+:class:`Beliefs` deals the unseen cards with those weights: for two players exactly; with
+more, each seat's hand is drawn from its own weights, again if it clashes with a hand drawn
+before (a close approximation: clashes are rare). Nothing is ever dealt that the observing
+seat has seen: its hand, the table, the captured piles and every played card.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect
+from dataclasses import dataclass
+from itertools import accumulate, combinations
+
+from .._bits import FULL_DECK, indices
+from ..cards import mask_of
+from ..game import PLAYS_PER_HAND
+from ..observation import Deal, Observation, Play
+from .policy import PlayModel, Position
+from .sampling import Determinization, seen_mask
+
+__all__ = ["Beliefs", "SeatEvidence", "round_evidence"]
+
+_MAX_GUESSES = 5000
+"""Above this many possible hands a seat's evidence is not weighed (never with 3-card
+rounds: a seat that has played this round holds at most two cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEvidence:
+    """A seat's plays this round, as the masses its choices are weighed with."""
+
+    seat: int
+    known: tuple[float, ...]
+    """Per play: the summed card masses of the cards we know it held then (the played card
+    and the cards it played later this round)."""
+    masses: tuple[dict[int, float], ...]
+    """Per play: the mass of each card it might still hold (card index -> mass)."""
+
+    def likelihood(self, guess: tuple[int, ...]) -> float:
+        """The likelihood (up to a constant) that the seat holds ``guess`` now."""
+        result = 1.0
+        for known, masses in zip(self.known, self.masses, strict=True):
+            total = known
+            for card in guess:
+                total += masses[card]
+            result /= total
+        return result
+
+
+def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvidence]:
+    """The evidence of every other seat that has played this round and still holds cards."""
+    history = observation.history
+    start = 0
+    for i, event in enumerate(history):
+        if isinstance(event, Deal):
+            start = i + 1
+    round_plays = [e for e in history[start:] if isinstance(e, Play)]
+    plays_before = sum(isinstance(e, Play) for e in history) - len(round_plays)
+    # The table and the cards in sight before each play of the round, walking back from now.
+    table = mask_of(observation.table)
+    visible = table
+    for pile in observation.captured:
+        visible |= mask_of(pile)
+    before: list[tuple[int, int]] = []
+    for play in reversed(round_plays):
+        bit = play.card.bit
+        table = table | mask_of(play.captures) if play.captures else table & ~bit
+        visible &= ~bit
+        before.append((table, visible))
+    before.reverse()
+    players = observation.players
+    rules = observation.rules
+    sizes = observation.hand_sizes
+    candidates = indices(FULL_DECK & ~seen_mask(observation))
+    found: list[SeatEvidence] = []
+    for seat in range(players):
+        if seat == observation.seat or sizes[seat] == 0:
+            continue
+        mine = [j for j, play in enumerate(round_plays) if play.seat == seat]
+        if not mine:
+            continue
+        known: list[float] = []
+        masses: list[dict[int, float]] = []
+        for j in mine:
+            held = [round_plays[k].card.index for k in mine if k >= j]
+            table, visible = before[j]
+            unseen = FULL_DECK & ~visible & ~sum(1 << card for card in held)
+            plays_after = PLAYS_PER_HAND - (plays_before + j + 1)
+            if j < 3 * players - 1:
+                next_hand = 3 - (j + 1) // players
+            else:
+                next_hand = 3 if plays_after > 0 else 0
+            position = Position(rules, table, unseen, plays_after, next_hand)
+            known.append(sum(model.card_mass(position, card) for card in held))
+            masses.append({card: model.card_mass(position, card) for card in candidates})
+        found.append(SeatEvidence(seat, tuple(known), tuple(masses)))
+    return found
+
+
+class Beliefs:
+    """Deals of the cards a seat has not seen, weighted by what the other seats' plays this
+    round say about their hands (uniform where they say nothing, or with no model)."""
+
+    def __init__(self, observation: Observation, model: PlayModel | None = None) -> None:
+        self.observation = observation
+        self.pool = indices(FULL_DECK & ~seen_mask(observation))
+        self.sizes = observation.hand_sizes
+        self.seat = observation.seat
+        needed = sum(size for s, size in enumerate(self.sizes) if s != self.seat)
+        if needed + observation.stock_size != len(self.pool):
+            raise ValueError(
+                f"observation of seat {self.seat} is inconsistent: {len(self.pool)} unseen "
+                f"cards for {needed} in other hands and {observation.stock_size} in the stock"
+            )
+        self.own = tuple(sorted(card.index for card in observation.hand))
+        # Per seat with evidence: its possible hands and their cumulative weights.
+        self.guesses: dict[int, tuple[list[tuple[int, ...]], list[float]]] = {}
+        if model is None:
+            return
+        for evidence in round_evidence(observation, model):
+            size = self.sizes[evidence.seat]
+            guesses = list(combinations(self.pool, size))
+            if len(guesses) > _MAX_GUESSES:
+                continue
+            weights = [evidence.likelihood(guess) for guess in guesses]
+            self.guesses[evidence.seat] = (guesses, list(accumulate(weights)))
+
+    def hand_chances(self, seat: int) -> dict[int, float]:
+        """The chance of each unseen card (index) being in ``seat``'s hand, from that seat's
+        own evidence alone (uniform without evidence)."""
+        if seat == self.seat:
+            return {card: 1.0 for card in self.own}
+        weighed = self.guesses.get(seat)
+        if weighed is None:
+            share = self.sizes[seat] / len(self.pool) if self.pool else 0.0
+            return {card: share for card in self.pool}
+        guesses, cumulative = weighed
+        total = cumulative[-1]
+        chances = dict.fromkeys(self.pool, 0.0)
+        previous = 0.0
+        for guess, upto in zip(guesses, cumulative, strict=True):
+            weight = (upto - previous) / total
+            previous = upto
+            for card in guess:
+                chances[card] += weight
+        return chances
+
+    def sample(self, rng: random.Random, dealt: int | None = None) -> Determinization:
+        """One deal of the unseen cards, drawn from ``rng`` with the inferred weights.
+
+        ``dealt``: only the first ``dealt`` cards of the stock need a random order (a search
+        that never looks further saves the shuffle of the rest, which keeps an order that
+        is not uniform); by default the whole stock is shuffled."""
+        hands: list[tuple[int, ...]] = [()] * len(self.sizes)
+        hands[self.seat] = self.own
+        taken = 0
+        for seat, (guesses, cumulative) in self.guesses.items():
+            total = cumulative[-1]
+            for _ in range(64):
+                guess = guesses[bisect(cumulative, rng.random() * total)]
+                bits = sum(1 << card for card in guess)
+                if not bits & taken:
+                    break
+            else:
+                # Every draw clashed: fall back on a uniform guess from what is left.
+                free = [card for card in self.pool if not taken >> card & 1]
+                guess = tuple(rng.sample(free, self.sizes[seat]))
+                bits = sum(1 << card for card in guess)
+            hands[seat] = tuple(sorted(guess))
+            taken |= bits
+        rest = [card for card in self.pool if not taken >> card & 1]
+        if dealt is None:
+            rng.shuffle(rest)
+        else:
+            # The first positions of a Fisher-Yates shuffle: a uniform draw for them.
+            count = len(rest)
+            needed = min(
+                count - 1,
+                dealt
+                + sum(
+                    size
+                    for seat, size in enumerate(self.sizes)
+                    if seat != self.seat and seat not in self.guesses
+                ),
+            )
+            draw = rng.random
+            for i in range(needed):
+                j = i + int(draw() * (count - i))
+                rest[i], rest[j] = rest[j], rest[i]
+        position = 0
+        for seat, size in enumerate(self.sizes):
+            if seat == self.seat or seat in self.guesses:
+                continue
+            hands[seat] = tuple(sorted(rest[position : position + size]))
+            position += size
+        return Determinization(hands=tuple(hands), stock=tuple(rest[position:]))

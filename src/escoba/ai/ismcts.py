@@ -1,0 +1,284 @@
+"""Information-set Monte Carlo tree search (single observer), over deals weighted by inference.
+
+One tree is grown per decision, over the moves as every seat sees them played. Each iteration
+deals the unseen cards afresh (:class:`~escoba.ai.inference.Beliefs`: the other seats' plays
+this round make some hands likelier) and walks down the tree with only the moves that deal
+allows: at each node the seat to move picks by UCB1, counting a move's chances by how often
+it was available, its side maximising the searching side's value and the other sides
+minimising it (partners maximise with it). The walk adds one node, or stops at its depth,
+and the position there is valued by the quiescence sweep and the evaluation of
+:mod:`escoba.ai.evaluation`; the value is counted on every node of the path.
+
+Unlike searching each deal as if every card were face up, the tree's nodes are shared by all
+deals that agree on what was seen: the searching seat's later moves cannot depend on cards it
+will not see, and the other seats choose without knowing its hand. A walk goes on past the end
+of the round into the next one, whose cards the deal holds (the deal is chance).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final, Literal
+
+from .._bits import FULL_DECK
+from ..errors import EscobaError
+from ..game import PLAYS_PER_HAND
+from ..moves import Move
+from ..observation import Observation
+from .base import register
+from .evaluation import Evaluation
+from .inference import Beliefs
+from .policy import PlayModel, Position
+from .sampling import seen_mask
+from .simulation import Simulation
+
+__all__ = ["LEVEL_ITERATIONS", "TreeSearchPlayer", "expert", "hard", "master"]
+
+_INF: Final = float("inf")
+
+Evaluator = Callable[[Simulation, int], float]
+
+
+class _Node:
+    """Statistics of one move in one information set, and the moves after it."""
+
+    __slots__ = ("available", "children", "prior", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        """Sum of the searching side's values over the walks through this node."""
+        self.available = 1
+        """Walks that reached the parent with this move legal."""
+        self.prior = 0.0
+        """The play model's score of the move, when the search uses it."""
+
+
+class TreeSearchPlayer:
+    """An ISMCTS player: ``iterations`` walks per decision (the iteration budget), each at
+    most ``depth`` moves deep, choosing by UCB1 with exploration ``exploration``. With
+    ``inference`` the deals are weighted by the other seats' plays this round.
+    ``time_limit`` (seconds) stops early once spent, after at least one walk per legal move;
+    without it the choices depend only on the seed and the observation."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        name: str = "tree search",
+        iterations: int = 2_000,
+        depth: int = 8,
+        exploration: float = 0.7,
+        inference: bool = True,
+        time_limit: float | None = None,
+        prior: float = 0.0,
+        evaluation: Literal["fitted", "estimate"] = "fitted",
+    ) -> None:
+        if iterations < 1 or depth < 1 or exploration < 0:
+            raise EscobaError(
+                "a tree search needs at least one iteration and one move of depth and an "
+                f"exploration >= 0, got iterations={iterations}, depth={depth}, "
+                f"exploration={exploration}"
+            )
+        self.seed = seed
+        self._name = name
+        self.iterations = iterations
+        self.depth = depth
+        self.exploration = exploration
+        self.inference = inference
+        self.time_limit = time_limit
+        self.prior = prior
+        if evaluation not in ("fitted", "estimate"):
+            raise EscobaError(f"evaluation: 'fitted' or 'estimate', got {evaluation!r}")
+        self.evaluation_kind = evaluation
+        self.walks = 0
+        """Walks made by the last evaluation (for benchmarks)."""
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        if not legal:
+            raise EscobaError(f"seat {observation.seat} has no legal move to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        return self.evaluate(observation, legal)[0][0]
+
+    def _rng(self, observation: Observation) -> random.Random:
+        # Seeded from the player's seed and the position: a position gets the same walks
+        # whatever was asked before (the coach and the player agree, replays repeat).
+        played = len(observation.history)
+        return random.Random(
+            f"{self.seed}:{observation.hand_number}:{played}:{observation.seat}:"
+            f"{seen_mask(observation)}:{observation.totals}"
+        )
+
+    def beliefs(self, observation: Observation) -> Beliefs:
+        """The deals this player draws from in this position."""
+        model = PlayModel.fitted(observation.rules) if self.inference else None
+        return Beliefs(observation, model)
+
+    def evaluation(self, observation: Observation) -> Evaluator:
+        """The evaluation where a walk stops: fitted on self-play, or the first search's
+        hand-made estimate."""
+        if self.evaluation_kind == "estimate":
+            return Simulation.estimate
+        return Evaluation(observation.rules)
+
+    def evaluate(self, observation: Observation, legal: Sequence[Move]) -> list[tuple[Move, float]]:
+        """Every legal move with its mean value over the walks through it (the seat's side's
+        expected hand points less the other sides' mean), the most walked first."""
+        if not legal:
+            return []
+        start = time.perf_counter()
+        rng = self._rng(observation)
+        beliefs = self.beliefs(observation)
+        evaluation = self.evaluation(observation)
+        side = observation.side
+        sim = Simulation.from_observation(observation, beliefs.sample(rng))
+        # Stock cards a walk can reach: a new round for every seat per round the depth spans.
+        dealt = 3 * observation.players * (1 + self.depth // (3 * observation.players))
+        mine = tuple(s == side for s in sim.side_of)
+        root = _Node()
+        model = PlayModel.fitted(observation.rules)
+        prior = self.prior
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        walks = 0
+        while walks < self.iterations:
+            if (
+                self.time_limit is not None
+                and walks >= len(legal)
+                and time.perf_counter() - start > self.time_limit
+            ):
+                break
+            if walks:
+                sim.place(beliefs.sample(rng, dealt))
+            node = root
+            path = [root]
+            applied = 0
+            while sim.to_move >= 0 and applied < self.depth:
+                keys = sim.legal_keys()
+                children = node.children
+                fresh = []
+                for key in keys:
+                    child = children.get(key)
+                    if child is None:
+                        fresh.append(key)
+                    else:
+                        child.available += 1
+                if fresh:
+                    if prior:
+                        scores = _scores(model, sim, fresh)
+                        key = fresh[scores.index(max(scores))]
+                        node = children[key] = _Node()
+                        node.prior = prior * max(scores)
+                    else:
+                        key = fresh[int(rng.random() * len(fresh))] if len(fresh) > 1 else fresh[0]
+                        node = children[key] = _Node()
+                    sim.apply(key)
+                    path.append(node)
+                    applied += 1
+                    break
+                maximise = mine[sim.to_move]
+                best = -_INF
+                chosen = keys[0]
+                for key in keys:
+                    child = children[key]
+                    mean = child.total / child.visits
+                    score = (
+                        (mean if maximise else -mean)
+                        + c * sqrt(log(child.available) / child.visits)
+                        + child.prior / (1 + child.visits)
+                    )
+                    if score > best:
+                        best = score
+                        chosen = key
+                node = children[chosen]
+                sim.apply(chosen)
+                path.append(node)
+                applied += 1
+            value = _leaf(sim, side, evaluation, mine)
+            for visited in path:
+                visited.visits += 1
+                visited.total += value
+            for _ in range(applied):
+                sim.undo()
+            walks += 1
+        self.walks = walks
+        ranked = []
+        for move in legal:
+            child = root.children.get(move.key)
+            if child is None:
+                ranked.append((move, -_INF, 0))
+            else:
+                ranked.append((move, child.total / child.visits, child.visits))
+        ranked.sort(key=lambda entry: (-entry[2], -entry[1], entry[0].key))
+        return [(move, mean) for move, mean, _ in ranked]
+
+
+def _scores(model: PlayModel, sim: Simulation, keys: list[int]) -> list[float]:
+    """The play model's scores of ``keys`` from the mover's side of the table."""
+    mover = sim.to_move
+    visible = sim.table
+    for pile in sim.piles:
+        visible |= pile
+    for card in sim.hands[mover]:
+        visible |= 1 << card
+    plays_after = PLAYS_PER_HAND - sim.played - 1
+    following = sim.hands[(mover + 1) % sim.players]
+    next_hand = len(following) if following else (3 if plays_after > 0 else 0)
+    position = Position(sim.rules, sim.table, FULL_DECK & ~visible, plays_after, next_hand)
+    return [model.score(position, key) for key in keys]
+
+
+def _leaf(sim: Simulation, side: int, evaluation: Evaluator, mine: tuple[bool, ...]) -> float:
+    """The value where a walk stops: exact at the hand's end; else, if the seat to move can
+    sweep, it does (the one capture a static evaluation cannot see coming), and the
+    evaluation values the rest."""
+    if sim.to_move < 0:
+        return sim.value(side)
+    table = sim.table
+    if table:
+        sweeps = [key for key in sim.legal_keys() if key >> 6 == table]
+        if sweeps:
+            maximise = mine[sim.to_move]
+            best = -_INF if maximise else _INF
+            for key in sweeps:
+                sim.apply(key)
+                value = sim.value(side) if sim.to_move < 0 else evaluation(sim, side)
+                sim.undo()
+                best = max(best, value) if maximise else min(best, value)
+            return best
+    return evaluation(sim, side)
+
+
+LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 2_000, "expert": 20_000, "master": 60_000}
+"""The walks per move of each search level, calibrated to its time on a 2-core machine
+(``benchmarks/ai.py``): ``hard`` at most 100 ms a move, ``expert`` 1 s, ``master`` 3 s."""
+
+
+def hard(seed: int = 0) -> TreeSearchPlayer:
+    """``hard``: the tree search with the walks of about a tenth of a second."""
+    return TreeSearchPlayer(seed, name="hard", iterations=LEVEL_ITERATIONS["hard"])
+
+
+def expert(seed: int = 0) -> TreeSearchPlayer:
+    """``expert``: the tree search with the walks of about a second."""
+    return TreeSearchPlayer(seed, name="expert", iterations=LEVEL_ITERATIONS["expert"])
+
+
+def master(seed: int = 0) -> TreeSearchPlayer:
+    """``master``: the tree search with the walks of about three seconds."""
+    return TreeSearchPlayer(seed, name="master", iterations=LEVEL_ITERATIONS["master"])
+
+
+register("hard", hard)
+register("expert", expert)
+register("master", master)
