@@ -77,6 +77,7 @@ class TreeSearchPlayer:
         time_limit: float | None = None,
         prior: float = 0.0,
         evaluation: Literal["fitted", "estimate"] = "fitted",
+        opponents: Literal["ucb", "model"] = "ucb",
     ) -> None:
         if iterations < 1 or depth < 1 or exploration < 0:
             raise EscobaError(
@@ -95,6 +96,7 @@ class TreeSearchPlayer:
         if evaluation not in ("fitted", "estimate"):
             raise EscobaError(f"evaluation: 'fitted' or 'estimate', got {evaluation!r}")
         self.evaluation_kind = evaluation
+        self.opponents = opponents
         self.walks = 0
         """Walks made by the last evaluation (for benchmarks)."""
 
@@ -147,6 +149,8 @@ class TreeSearchPlayer:
         root = _Node()
         model = PlayModel.fitted(observation.rules)
         prior = self.prior
+        modelled = self.opponents == "model"
+        seat = observation.seat
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -166,6 +170,28 @@ class TreeSearchPlayer:
             while sim.to_move >= 0 and applied < self.depth:
                 keys = sim.legal_keys()
                 children = node.children
+                if modelled and sim.to_move != seat:
+                    # The other seat plays as the play model says, from what it can see.
+                    if len(keys) > 1:
+                        chances = _chances(model, sim, keys)
+                        draw = rng.random()
+                        index = 0
+                        while index < len(keys) - 1 and draw >= chances[index]:
+                            draw -= chances[index]
+                            index += 1
+                        key = keys[index]
+                    else:
+                        key = keys[0]
+                    child = children.get(key)
+                    sim.apply(key)
+                    applied += 1
+                    if child is None:
+                        node = children[key] = _Node()
+                        path.append(node)
+                        break
+                    node = child
+                    path.append(node)
+                    continue
                 fresh = []
                 for key in keys:
                     child = children.get(key)
@@ -223,8 +249,8 @@ class TreeSearchPlayer:
         return [(move, mean) for move, mean, _ in ranked]
 
 
-def _scores(model: PlayModel, sim: Simulation, keys: list[int]) -> list[float]:
-    """The play model's scores of ``keys`` from the mover's side of the table."""
+def _position(sim: Simulation) -> Position:
+    """The position of the seat to move as the play model sees it."""
     mover = sim.to_move
     visible = sim.table
     for pile in sim.piles:
@@ -234,8 +260,18 @@ def _scores(model: PlayModel, sim: Simulation, keys: list[int]) -> list[float]:
     plays_after = PLAYS_PER_HAND - sim.played - 1
     following = sim.hands[(mover + 1) % sim.players]
     next_hand = len(following) if following else (3 if plays_after > 0 else 0)
-    position = Position(sim.rules, sim.table, FULL_DECK & ~visible, plays_after, next_hand)
+    return Position(sim.rules, sim.table, FULL_DECK & ~visible, plays_after, next_hand)
+
+
+def _scores(model: PlayModel, sim: Simulation, keys: list[int]) -> list[float]:
+    """The play model's scores of ``keys`` from the mover's side of the table."""
+    position = _position(sim)
     return [model.score(position, key) for key in keys]
+
+
+def _chances(model: PlayModel, sim: Simulation, keys: list[int]) -> list[float]:
+    """The play model's chances of ``keys`` from the mover's side of the table."""
+    return model.probabilities(_position(sim), keys)
 
 
 def _leaf(sim: Simulation, side: int, evaluation: Evaluator, mine: tuple[bool, ...]) -> float:
