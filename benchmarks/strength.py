@@ -6,11 +6,11 @@ table gives points per hand (mean difference with its 95% interval) against the 
 per move; the plot (matplotlib, a PNG) draws the same with the levels marked.
 
     python benchmarks/strength.py [--game escoba] [--opponent baseline]
-                                  [--budgets 200,1000,4000,...] [--hands 200]
+                                  [--budgets 200,1000,30000:60,...] [--hands 200]
                                   [--workers 2] [--json FILE] [--png docs/strength-escoba.png]
 
 The run is long (the top budgets think for seconds a move): about 6 hours on two cores with
-the defaults; ``--hands`` and ``--budgets`` shorten it.
+the defaults; ``--hands`` and ``--budgets`` shorten it (``30000:60``: 60 hands at that budget).
 """
 
 from __future__ import annotations
@@ -122,7 +122,9 @@ def main() -> None:
     parser.add_argument("--game", default="escoba", choices=sorted(RULESETS))
     parser.add_argument("--opponent", default="baseline")
     parser.add_argument(
-        "--budgets", default=",".join(map(str, DEFAULT_BUDGETS)), help="positions per move"
+        "--budgets",
+        default=",".join(map(str, DEFAULT_BUDGETS)),
+        help="walks per move, each optionally with its own hands: 1000,30000:60",
     )
     parser.add_argument("--hands", type=int, default=200, help="duplicate hands per budget")
     parser.add_argument("--workers", type=int, default=2)
@@ -130,13 +132,17 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--png", type=Path)
     args = parser.parse_args()
-    budgets = [int(b) for b in args.budgets.split(",")]
+    hands = {
+        int(budget): int(count or args.hands)
+        for budget, _, count in (b.partition(":") for b in args.budgets.split(","))
+    }
+    budgets = list(hands)
     console = Console()
-    chunks = max(1, args.hands // CHUNK)
+    # The same decks for every budget, so the budgets differ by their play alone.
     jobs = [
         (budget, args.opponent, args.game, args.seed + i)
         for budget in budgets
-        for i in range(chunks)
+        for i in range(max(1, hands[budget] // CHUNK))
     ]
     margins: dict[int, list[float]] = {b: [] for b in budgets}
     seconds: dict[int, list[float]] = {b: [] for b in budgets}

@@ -76,7 +76,7 @@ class TreeSearchPlayer:
         inference: bool = True,
         time_limit: float | None = None,
         prior: float = 0.0,
-        evaluation: Literal["fitted", "estimate"] = "fitted",
+        evaluation: Literal["auto", "fitted", "estimate"] = "auto",
         opponents: Literal["ucb", "model"] = "ucb",
     ) -> None:
         if iterations < 1 or depth < 1 or exploration < 0:
@@ -93,8 +93,8 @@ class TreeSearchPlayer:
         self.inference = inference
         self.time_limit = time_limit
         self.prior = prior
-        if evaluation not in ("fitted", "estimate"):
-            raise EscobaError(f"evaluation: 'fitted' or 'estimate', got {evaluation!r}")
+        if evaluation not in ("auto", "fitted", "estimate"):
+            raise EscobaError(f"evaluation: 'auto', 'fitted' or 'estimate', got {evaluation!r}")
         self.evaluation_kind = evaluation
         self.opponents = opponents
         self.walks = 0
@@ -127,8 +127,12 @@ class TreeSearchPlayer:
 
     def evaluation(self, observation: Observation) -> Evaluator:
         """The evaluation where a walk stops: fitted on self-play, or the first search's
-        hand-made estimate."""
-        if self.evaluation_kind == "estimate":
+        hand-made estimate. ``auto`` takes the one that played better in duplicate hands
+        (docs/ai.md): fitted for the sum-15 games, the estimate for capture by match."""
+        kind = self.evaluation_kind
+        if kind == "auto":
+            kind = "fitted" if observation.rules.capture == "sum15" else "estimate"
+        if kind == "estimate":
             return Simulation.estimate
         return Evaluation(observation.rules)
 
@@ -295,7 +299,7 @@ def _leaf(sim: Simulation, side: int, evaluation: Evaluator, mine: tuple[bool, .
     return evaluation(sim, side)
 
 
-LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 2_000, "expert": 20_000, "master": 60_000}
+LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 500, "expert": 2_000, "master": 8_000}
 """The walks per move of each search level, calibrated to its time on a 2-core machine
 (``benchmarks/ai.py``): ``hard`` at most 100 ms a move, ``expert`` 1 s, ``master`` 3 s."""
 

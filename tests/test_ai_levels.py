@@ -1,0 +1,82 @@
+"""The levels as people meet them (issue "Opponents that play like masters", deliverables 3
+and 6): every level answers legally in every preset and seating, the same seed gives the same
+choices, the coach ranks every move, and a small duplicate arena orders the levels."""
+
+from __future__ import annotations
+
+import pytest
+
+from escoba import RULESETS, Game
+from escoba.ai import LEVELS, make_player
+from escoba.ai.coach import Coach
+from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
+from escoba.arena import play_arena
+
+SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
+SEARCH_LEVELS = ("hard", "expert", "master")
+
+
+def test_the_search_levels_are_the_tree_search_with_growing_budgets() -> None:
+    players = [make_player(level, 0) for level in SEARCH_LEVELS]
+    assert all(isinstance(player, TreeSearchPlayer) for player in players)
+    budgets = [LEVEL_ITERATIONS[level] for level in SEARCH_LEVELS]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    assert LEVELS[-1] == "master" and "baseline" not in LEVELS
+
+
+@pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_every_level_answers_legally_in_every_preset_and_seating(
+    preset: str, players: int, partnerships: bool
+) -> None:
+    # Each level decides a seat's first move of a hand, a few plies into it (so other seats
+    # have played and inference has evidence) and the hand's last move, the dealer's.
+    game = Game(RULESETS[preset], players, partnerships, seed=f"levels:{preset}:{players}")
+    filler = make_player("easy", 0)
+    decisions = 0
+    while game.hand_number == 0 and (seat := game.to_move) is not None:
+        legal = game.legal_moves()
+        observation = game.observation(seat)
+        last = seat == game.dealer and game.stock_size == 0 and len(game.hand(seat)) == 1
+        if decisions in (0, players + 1) or last:
+            for level in LEVELS:
+                assert make_player(level, decisions).choose(observation, legal) in legal
+        game.play(filler.choose(observation, legal))
+        decisions += 1
+    assert decisions > players + 1
+
+
+@pytest.mark.parametrize("level", SEARCH_LEVELS)
+def test_a_level_makes_the_same_choices_from_the_same_seed(level: str) -> None:
+    game = Game(RULESETS["escoba"], 2, seed=31)
+    filler = make_player("medium", 0)
+    choices: list[list[str]] = [[], []]
+    while game.hand_number == 0 and len(choices[0]) < 4:
+        seat = game.to_move
+        assert seat is not None
+        observation, legal = game.observation(seat), game.legal_moves()
+        if len(legal) > 1:
+            for run in choices:
+                run.append(str(make_player(level, 7).choose(observation, legal)))
+        game.play(filler.choose(observation, legal))
+    assert choices[0] == choices[1]
+
+
+def test_the_coach_ranks_every_move_with_the_search_over_inferred_deals() -> None:
+    game = Game(RULESETS["scopa"], 2, seed=5)
+    seat = game.to_move
+    assert seat is not None
+    advice = Coach(seed=3).advise(game.observation(seat))
+    assert {ranked.move for ranked in advice.ranked} == set(game.legal_moves())
+    gains = [ranked.gain for ranked in advice.ranked]
+    assert gains == sorted(gains, reverse=True)
+    assert advice.best.loss == 0.0
+
+
+@pytest.mark.parametrize("preset", ["escoba", "scopa"])
+def test_a_small_duplicate_arena_puts_hard_above_easy(preset: str) -> None:
+    # easy loses to medium by a point a hand and medium to hard by a fifth or more
+    # (README ladder); 12 duplicate hands leave a wide margin for the luck left over.
+    result = play_arena(["hard", "easy"], rules=RULESETS[preset], hands=12, seed=2026)
+    assert result.mean_difference is not None
+    assert result.mean_difference > 0.3
