@@ -36,7 +36,7 @@ from rich.progress import Progress
 from escoba import RULESETS, Game, Move, Observation
 from escoba.ai import Player, make_player
 from escoba.ai.baseline import BaselinePlayer
-from escoba.ai.ismcts import TreeSearchPlayer
+from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
 from escoba.ai.sampling import Determinization
 from escoba.ai.search import SearchPlayer
 from escoba.arena import seat_lines
@@ -113,6 +113,12 @@ def task(job: tuple[str, str, str, int, bool, int, int]) -> tuple[list[float], l
     return margins, seconds
 
 
+def label(spec: str) -> str:
+    """The spec, with the walks of a search level (the levels' budgets change over time)."""
+    walks = LEVEL_ITERATIONS.get(spec)
+    return spec if walks is None else f"{spec} ({walks:,} walks)"
+
+
 def summary(margins: Sequence[float]) -> tuple[float, float, float, float]:
     n = len(margins)
     mean = math.fsum(margins) / n
@@ -156,7 +162,8 @@ def main() -> None:
     medians = [1000 * statistics.median(s) for s in seconds]
     setting = f"{args.game}, {args.seats} players" + (", partnerships" if args.partnerships else "")
     line = (
-        f"{args.first} vs {args.second} [{setting}, seed {args.seed}]: {len(margins)} hands, "
+        f"{label(args.first)} vs {label(args.second)} [{setting}, seed {args.seed}]: "
+        f"{len(margins)} hands, "
         f"{mean:+.3f} points a hand (95% {low:+.3f} .. {high:+.3f}, sd {sd:.2f}); "
         f"ms a move (median) {medians[0]:.1f} / {medians[1]:.1f}; "
         f"{time.perf_counter() - started:.0f} s"

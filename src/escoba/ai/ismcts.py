@@ -6,8 +6,9 @@ this round make some hands likelier) and walks down the tree with only the moves
 allows: at each node the seat to move picks by UCB1, counting a move's chances by how often
 it was available, its side maximising the searching side's value and the other sides
 minimising it (partners maximise with it). The walk adds one node, or stops at its depth,
-and the position there is valued by the quiescence sweep and the evaluation of
-:mod:`escoba.ai.evaluation`; the value is counted on every node of the path.
+and the position there is valued by the quiescence sweep and the evaluation (the fitted
+one of :mod:`escoba.ai.evaluation`, or the hand-made estimate); the value is counted on
+every node of the path.
 
 Unlike searching each deal as if every card were face up, the tree's nodes are shared by all
 deals that agree on what was seen: the searching seat's later moves cannot depend on cards it
@@ -299,23 +300,25 @@ def _leaf(sim: Simulation, side: int, evaluation: Evaluator, mine: tuple[bool, .
     return evaluation(sim, side)
 
 
-LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 500, "expert": 2_000, "master": 8_000}
-"""The walks per move of each search level, calibrated to its time on a 2-core machine
-(``benchmarks/ai.py``): ``hard`` at most 100 ms a move, ``expert`` 1 s, ``master`` 3 s."""
+LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 2_000, "expert": 4_000, "master": 16_000}
+"""The walks per move of each search level. The levels' times may be at most 100 ms (``hard``),
+1 s (``expert``) and 3 s (``master``) a move on a 2-core machine; the budgets stay well below,
+because the strength measured against time (``benchmarks/strength.py``, docs/ai.md) levels
+off after a few thousand walks: about 60, 125 and 500 ms a move."""
 
 
 def hard(seed: int = 0) -> TreeSearchPlayer:
-    """``hard``: the tree search with the walks of about a tenth of a second."""
+    """``hard``: the tree search with 2,000 walks a move (about 60 ms)."""
     return TreeSearchPlayer(seed, name="hard", iterations=LEVEL_ITERATIONS["hard"])
 
 
 def expert(seed: int = 0) -> TreeSearchPlayer:
-    """``expert``: the tree search with the walks of about a second."""
+    """``expert``: the tree search with 4,000 walks a move (about 125 ms)."""
     return TreeSearchPlayer(seed, name="expert", iterations=LEVEL_ITERATIONS["expert"])
 
 
 def master(seed: int = 0) -> TreeSearchPlayer:
-    """``master``: the tree search with the walks of about three seconds."""
+    """``master``: the tree search with 16,000 walks a move (about half a second)."""
     return TreeSearchPlayer(seed, name="master", iterations=LEVEL_ITERATIONS["master"])
 
 
