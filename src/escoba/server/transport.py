@@ -418,20 +418,31 @@ class WebSocketProtocol(_StallGuard, WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
+        if self.conn.handshake_exc is not None and not self.handshake_initiated:
+            # Before uvicorn 0.55, nothing answered or closed a handshake websockets refused
+            self._refuse_handshake()
+
+    def handle_handshake_exception(self) -> None:
+        # uvicorn 0.55 and later: answer with our JSON refusal, not websockets' plain text
+        self.handshake_complete = True
+        self._refuse_handshake()
+
+    def _refuse_handshake(self) -> None:
+        """Answer a handshake websockets refused before uvicorn saw a request (a header line
+        over 8 KiB, say) with the JSON refusal every other answer uses, and close."""
         failure = self.conn.handshake_exc
-        if failure is not None and not self.handshake_initiated and not self.close_sent:
-            # websockets refused the handshake before uvicorn saw a request (a header
-            # line over 8 KiB, say): uvicorn would neither answer nor close
-            self.close_sent = True
-            self.conn.data_to_send()  # its own plain-text answer, not sent
-            too_large = (HeaderLineTooLong, TooManyHeaders, RequestLineTooLong)
-            if isinstance(failure, too_large):
-                answer = _refusal(431, "headers_too_large", f"WebSocket handshake: {failure}")
-            else:
-                answer = _refusal(400, "bad_request", f"WebSocket handshake: {failure}")
-            self.transport.write(answer)
-            self.transport.close()
-            self.timers.cut_later(self.transport, LINGER_SECONDS)
+        if failure is None or self.close_sent:
+            return
+        self.close_sent = True
+        self.conn.data_to_send()  # its own plain-text answer, not sent
+        too_large = (HeaderLineTooLong, TooManyHeaders, RequestLineTooLong)
+        if isinstance(failure, too_large):
+            answer = _refusal(431, "headers_too_large", f"WebSocket handshake: {failure}")
+        else:
+            answer = _refusal(400, "bad_request", f"WebSocket handshake: {failure}")
+        self.transport.write(answer)
+        self.transport.close()
+        self.timers.cut_later(self.transport, LINGER_SECONDS)
 
     def send_receive_event_to_app(self) -> None:
         if self.curr_msg_data_type == "text" and not self.close_sent:
