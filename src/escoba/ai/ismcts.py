@@ -128,8 +128,8 @@ class TreeSearchPlayer:
 
     def evaluation(self, observation: Observation) -> Evaluator:
         """The evaluation where a walk stops: fitted on self-play, or the first search's
-        hand-made estimate. ``auto`` takes the one that played better in duplicate hands
-        (docs/ai.md): fitted for the sum-15 games, the estimate for capture by match."""
+        hand-made estimate. ``auto``, as measured in duplicate hands (docs/ai.md): fitted for
+        the sum-15 games, the estimate (which played as well) for capture by match."""
         kind = self.evaluation_kind
         if kind == "auto":
             kind = "fitted" if observation.rules.capture == "sum15" else "estimate"
