@@ -177,16 +177,11 @@ class TreeSearchPlayer:
                 children = node.children
                 if modelled and sim.to_move != seat:
                     # The other seat plays as the play model says, from what it can see.
-                    if len(keys) > 1:
-                        chances = _chances(model, sim, keys)
-                        draw = rng.random()
-                        index = 0
-                        while index < len(keys) - 1 and draw >= chances[index]:
-                            draw -= chances[index]
-                            index += 1
-                        key = keys[index]
-                    else:
-                        key = keys[0]
+                    key = (
+                        rng.choices(keys, _chances(model, sim, keys))[0]
+                        if len(keys) > 1
+                        else keys[0]
+                    )
                     child = children.get(key)
                     sim.apply(key)
                     applied += 1
