@@ -499,6 +499,50 @@ class Game:
             winner=self._winner,
         )
 
+    # -- copies
+
+    def copy(self) -> Game:
+        """An independent copy of the match in its current state (cheap: what no move
+        changes is shared). Copying the whole match, hidden cards included, is for the
+        engine's own clients (search that owns the game, tests); never give it to a seat."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        log = self._hand_logs[-1]
+        current = _HandLog(log.dealer)
+        current.deals = list(log.deals)
+        current.plays = list(log.plays)
+        current.initial_table = log.initial_table
+        current.initial_sweeps = log.initial_sweeps
+        # Finished hands' logs never change again, so they are shared.
+        other._hand_logs = [*self._hand_logs[:-1], current]
+        other._log = current.plays
+        other._hands = [list(hand) for hand in self._hands]
+        other._piles = list(self._piles)
+        other._sweeps = list(self._sweeps)
+        other._totals = list(self._totals)
+        other._finished = list(self._finished)
+        other._results = list(self._results)
+        other._keys = None
+        return other
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # HandResult values hold read-only mappings, which do not pickle; they are a cache,
+        # made again from the raw finished hands when next asked for.
+        state = dict(self.__dict__)
+        state["_results"] = []
+        state["_keys"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._log = self._hand_logs[-1].plays
+
     # -- records
 
     def record(self) -> dict[str, Any]:
