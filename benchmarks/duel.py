@@ -5,10 +5,15 @@ Every deck is played in every seat rotation (``escoba.arena.seat_lines``), so th
 cards cancels; the decks are the arena's (``arena:SEED:i``), so a run with the same seed and
 hands plays the same decks. A player is a level name (``expert``), the frozen ``baseline``,
 ``cheater`` (the baseline's search seeing every hand: a benchmark-only player, never a level),
-or a search with options:
+a search with options:
 
     tree:iterations=8000,exploration=0.7,depth=8,inference=True,evaluation='fitted'
     pimc:budget=20000,min_deals=100,max_deals=100,depth=6,cross_rounds=False,inference=True
+
+or OpenSpiel's searchers (the ``openspiel`` extra), ``openspiel-mcts`` seeing every hand:
+
+    openspiel-ismcts:simulations=300,rollouts=1,uct_c=2.0
+    openspiel-mcts:simulations=100
 
     python benchmarks/duel.py expert baseline --game escoba --hands 1000 [--seats 4
         --partnerships] [--seed 2026] [--workers 2] [--json FILE]
@@ -39,7 +44,7 @@ from escoba.ai.baseline import BaselinePlayer
 from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
 from escoba.ai.sampling import Determinization
 from escoba.ai.search import SearchPlayer
-from escoba.arena import seat_lines
+from escoba.arena import SeeingPlayer, seat_lines
 
 CHUNK = 5  # duplicate hands per task
 
@@ -76,6 +81,11 @@ def factory(spec: str) -> Callable[[int], Player]:
         return lambda seed: TreeSearchPlayer(seed, name=spec, **kwargs)
     if kind == "pimc":
         return lambda seed: SearchPlayer(seed, name=spec, **kwargs)
+    if kind in ("openspiel-ismcts", "openspiel-mcts"):
+        from escoba.openspiel.players import OpenSpielISMCTS, OpenSpielMCTS
+
+        searcher = OpenSpielISMCTS if kind == "openspiel-ismcts" else OpenSpielMCTS
+        return lambda seed: searcher(seed, **kwargs)
     make_player(kind, 0)  # an unknown level fails here, before any process starts
     return lambda seed: make_player(kind, seed)
 
@@ -103,7 +113,11 @@ def task(job: tuple[str, str, str, int, bool, int, int]) -> tuple[list[float], l
             while game.hand_number == 0 and (seat := game.to_move) is not None:
                 observation = game.observation(seat)
                 start = time.perf_counter()
-                move: Move = players[seat].choose(observation, observation.legal_moves)
+                player = players[seat]
+                if isinstance(player, SeeingPlayer):  # a benchmark player shown every hand
+                    move: Move = player.choose_seeing(game.copy(), observation.legal_moves)
+                else:
+                    move = player.choose(observation, observation.legal_moves)
                 seconds[seating[seat]].append(time.perf_counter() - start)
                 game.play(move)
             points = game.results[0].points

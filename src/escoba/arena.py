@@ -42,11 +42,12 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from .ai import LEVELS, Player, PlayerFactory, make_player
 from .errors import EscobaError, IllegalMoveError, InvalidMoveError
 from .game import Game
+from .moves import Move
 from .rules import RuleSet, preset_name
 from .scoring import HandResult, match_winner
 
@@ -57,6 +58,7 @@ __all__ = [
     "ArenaGame",
     "ArenaResult",
     "Entrant",
+    "SeeingPlayer",
     "elo_from_score",
     "play_arena",
     "seat_lines",
@@ -72,12 +74,27 @@ class ArenaError(EscobaError, ValueError):
     """Bad arena arguments, or a player that broke the rules (an illegal move)."""
 
 
+@runtime_checkable
+class SeeingPlayer(Protocol):
+    """A player that is shown the whole match, hidden cards included (see ``sees_all``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose_seeing(self, match: Game, legal: Sequence[Move]) -> Move:
+        """One of ``legal`` for the seat to play in ``match`` (a copy of the match)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """A competitor of the arena: a name for the tables and a factory of players from a seed."""
 
     name: str
     factory: PlayerFactory
+    sees_all: bool = False
+    """The player sees every hand: it chooses with ``choose_seeing`` (a :class:`SeeingPlayer`)
+    from a copy of the match. Only benchmark players that bound what search can do."""
 
     @classmethod
     def level(cls, level: str) -> Entrant:
@@ -331,7 +348,16 @@ def play_arena(
                 seat = game.to_move
                 assert seat is not None
                 observation = game.observation(seat)
-                move = seated[seat].choose(observation, observation.legal_moves)
+                player = seated[seat]
+                if entrants[seating[seat]].sees_all:
+                    if not isinstance(player, SeeingPlayer):
+                        raise ArenaError(
+                            f"player {entrants[seating[seat]].name!r} is marked as seeing "
+                            "every hand but has no choose_seeing()"
+                        )
+                    move = player.choose_seeing(game.copy(), observation.legal_moves)
+                else:
+                    move = player.choose(observation, observation.legal_moves)
                 try:
                     game.play(move)
                 except (IllegalMoveError, InvalidMoveError) as error:

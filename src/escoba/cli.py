@@ -30,7 +30,7 @@ from typer.core import TyperGroup
 
 from . import __version__
 from .ai import LEVELS
-from .arena import ArenaGame, ArenaResult, play_arena
+from .arena import ArenaGame, ArenaResult, Entrant, play_arena
 from .cards import DECK_STYLES, DeckStyle
 from .cheatsheet import (
     OPTION_MEANINGS,
@@ -422,9 +422,10 @@ def arena_command(
         typer.Argument(
             metavar="PLAYER...",
             help=(
-                "Computer levels, one per seat (e.g. beginner easy). With --partnerships: "
-                "2 (one per side, playing both its seats) or 4 (one per seat: the 1st and "
-                "3rd against the 2nd and 4th)."
+                "Computer levels, one per seat (e.g. beginner easy), or OpenSpiel's searchers "
+                "openspiel-ismcts and openspiel-mcts (which sees every hand; both need the "
+                "openspiel extra). With --partnerships: 2 (one per side, playing both its "
+                "seats) or 4 (one per seat: the 1st and 3rd against the 2nd and 4th)."
             ),
             show_default=False,
         ),
@@ -456,6 +457,18 @@ def arena_command(
             "--json", metavar="FILE", help="Also write the figures to FILE as JSON.", dir_okay=False
         ),
     ] = None,
+    simulations: Annotated[
+        int,
+        typer.Option(
+            "--simulations", help="Budget of the openspiel-* players: simulations per move."
+        ),
+    ] = 100,
+    rollouts: Annotated[
+        int,
+        typer.Option(
+            "--rollouts", help="Random rollouts per leaf of the openspiel-* players' search."
+        ),
+    ] = 1,
     settings: Settings = None,
 ) -> None:
     """Play computer levels against each other on duplicate deals (every deck in every seat
@@ -477,6 +490,7 @@ def arena_command(
     if not partnerships and len(names) != seats:
         _fail(f"--players {seats}: give one PLAYER per seat, got {len(names)}: {' '.join(names)}")
     rules = _rules_from(rules_name.strip().lower(), settings)
+    entrants = _arena_entrants(names, simulations, rollouts)
     progress = _progress("arena")
 
     def advance(game: ArenaGame) -> None:
@@ -486,7 +500,7 @@ def arena_command(
         task = progress.add_task("arena", total=None)
         try:
             result = play_arena(
-                names,
+                entrants,
                 rules=rules,
                 hands=hands,
                 seats=seats,
@@ -503,6 +517,29 @@ def arena_command(
             _fail(f"--json: cannot write {json_file}: {error.strerror or error}")
     title = _title(rules_name.strip().lower(), rules)
     Console().print(_arena_table(title, result))
+
+
+def _arena_entrants(names: list[str], simulations: int, rollouts: int) -> list[str | Entrant]:
+    """Level names as they are; OpenSpiel's searchers made with their budgets."""
+    if simulations < 1:
+        _fail(f"--simulations: must be 1 or more, got {simulations}")
+    if rollouts < 1:
+        _fail(f"--rollouts: must be 1 or more, got {rollouts}")
+    entrants: list[str | Entrant] = []
+    for name in names:
+        kind = name.strip().lower()
+        if not kind.startswith("openspiel-"):
+            entrants.append(name)
+            continue
+        try:
+            from .openspiel.players import entrant
+        except ImportError:
+            _fail(f"{kind} needs the openspiel extra: pip install 'escoba[openspiel]'")
+        try:
+            entrants.append(entrant(kind, simulations=simulations, rollouts=rollouts))
+        except EscobaError as error:
+            _fail(str(error))
+    return entrants
 
 
 def _plus_minus(mean: float, ci: tuple[float, float], signed: bool = False) -> str:
