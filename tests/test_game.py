@@ -778,3 +778,36 @@ def test_moves_may_be_written_with_suit_symbols() -> None:
     game.play("4♥:4♣+7♦")
     assert set(game.table) == cards("As 3h")
     assert game.captured[1] == cards("4h 4c 7d")
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copy_plays_on_alone_and_exactly_as_the_original(how: str) -> None:
+    """A copy (Game.copy, copy.deepcopy or a pickle round trip) is the same match: played on
+    with the same moves it ends as the original does, and neither touches the other."""
+    import copy
+    import pickle
+
+    game = Game(RULESETS["escoba"], players=3, seed=11)
+    rng = random.Random(4)
+    while game.hand_number < 1 or len(game.history()) < 10:
+        moves = game.legal_moves()
+        game.play(moves[rng.randrange(len(moves))])
+    assert game.results  # the cached HandResult values travel too (or are made again)
+    if how == "copy":
+        other = game.copy()
+    elif how == "deepcopy":
+        other = copy.deepcopy(game)
+    else:
+        other = pickle.loads(pickle.dumps(game))
+    before = game.record()
+    assert other.record() == before and other.results == game.results
+    choices = random.Random(9)
+    while not other.is_over():
+        moves = other.legal_moves()
+        other.play(moves[choices.randrange(len(moves))])
+    assert game.record() == before  # the original did not move
+    choices = random.Random(9)
+    while not game.is_over():
+        moves = game.legal_moves()
+        game.play(moves[choices.randrange(len(moves))])
+    assert game.record() == other.record() and game.totals == other.totals
