@@ -413,17 +413,6 @@ def _api_case(name: str, text: str) -> type[unittest.TestCase]:
     )
 
 
-def _sim_case(name: str, text: str) -> type[unittest.TestCase]:
-    def test_sim(self: Any) -> None:
-        self.sim_game(pyspiel.load_game(text))
-
-    return type(
-        f"TestOpenSpielSim_{name}",
-        (games_sim_test.GamesSimTest,),
-        {"test_sim": test_sim, "__module__": __name__},
-    )
-
-
 CHECKED = {
     f"{preset.replace('-', '_')}_{players}p{'_partners' if partnerships else ''}": game_string(
         preset, players, partnerships
@@ -434,12 +423,22 @@ CHECKED = {
 }
 for _name, _text in CHECKED.items():
     globals()[f"TestOpenSpielAPI_{_name}"] = _api_case(_name, _text)
-globals()["TestOpenSpielSim_escoba_match"] = _sim_case(
-    "escoba_match", "python_escoba(returns=match,target_score=5)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "python_escoba",
+        "python_scopa(players=4,partnerships=True)",
+        "python_escova(players=3)",
+        "python_escoba(returns=match,target_score=5)",
+    ],
 )
-globals()["TestOpenSpielSim_scopa_4p"] = _sim_case(
-    "scopa_4p", "python_scopa(players=4,partnerships=True)"
-)
+def test_openspiel_game_simulation_with_pickling(text: str) -> None:
+    """OpenSpiel's simulation check of its games (games_sim_test): clones, pyspiel and pickle
+    serialisation of the game, its type and states, returns within the utility bounds."""
+    checker = games_sim_test.GamesSimTest(methodName="test_pig")
+    checker.sim_game(pyspiel.load_game(text))
 
 
 def _playthroughs() -> ModuleType:
