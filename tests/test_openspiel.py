@@ -120,6 +120,8 @@ def test_game_string_names_every_preset_by_its_differences() -> None:
         ("python_escova(target_score=0)", "target_score: must be a whole number from 1"),
         ("python_escoba(max_hands=0)", "max_hands: must be a whole number from 1"),
         ("python_escoba(capture=match)", "initial_table_sweeps"),
+        ("python_escoba(players=two)", "Wrong type for parameter players"),
+        ("python_scopa(big_wins=3)", "Wrong type for parameter big_wins"),
     ],
 )
 def test_bad_parameters_are_refused_naming_what_was_wrong(text: str, fragment: str) -> None:
