@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from math import comb, perm
 from typing import Final
 
-from ..cards import DECK, Card, Rank
+from ..cards import DECK, Rank
 from ..observation import Deal, InitialSweep, Observation, Play
 from ..rules import RuleSet
 
@@ -158,12 +158,3 @@ def sample_deck(observation: Observation, sampler: Sampler) -> list[int]:
         if deck[place] < 0:
             deck[place] = pool.pop()
     return deck
-
-
-def cards_text(cards: Sequence[int] | frozenset[int] | set[int]) -> str:
-    """Card indices as their texts, in card order ("-" for none)."""
-    return " ".join(str(DECK[c]) for c in sorted(cards)) or "-"
-
-
-def card_of(index: int) -> Card:
-    return DECK[index]

@@ -28,9 +28,10 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
+from ..cards import DECK
 from ..moves import Move
 from ..observation import Deal, InitialSweep, Play
-from .deals import cards_text, rounds_per_hand
+from .deals import rounds_per_hand
 
 if TYPE_CHECKING:
     from .game import EscobaState, Setup
@@ -261,3 +262,8 @@ class EscobaObserver:
 def _dealer_of(state: EscobaState, number: int) -> int:
     """The dealer of a hand of the state's match (0-based), dealt or being played."""
     return (state.first_dealer + number) % state.setup.players
+
+
+def cards_text(cards: tuple[int, ...]) -> str:
+    """Card indices as their texts, in card order ("-" for none)."""
+    return " ".join(str(DECK[c]) for c in sorted(cards)) or "-"

@@ -75,8 +75,10 @@ def _check_budget(simulations: int, rollouts: int, uct_c: float) -> None:
         raise EscobaError(f"uct_c: must be a number > 0, got {uct_c!r}")
 
 
-class OpenSpielISMCTS:
-    """OpenSpiel's ``ISMCTSBot`` as a player (fair: it sees its observation only)."""
+class _Searcher:
+    """What both searchers share: a budget, a name that shows it, seeded randomness."""
+
+    kind = ""
 
     def __init__(
         self,
@@ -87,12 +89,21 @@ class OpenSpielISMCTS:
         uct_c: float = DEFAULT_UCT_C,
     ) -> None:
         _check_budget(simulations, rollouts, uct_c)
-        self.name = f"openspiel-ismcts:{simulations}"
+        self.name = f"{self.kind}:{simulations}"
         self.simulations = simulations
         self.rollouts = rollouts
         self.uct_c = uct_c
         self._rng = random.Random(seed)
         self._np = np.random.RandomState(seed % 2**32)
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        raise NotImplementedError
+
+
+class OpenSpielISMCTS(_Searcher):
+    """OpenSpiel's ``ISMCTSBot`` as a player (fair: it sees its observation only)."""
+
+    kind = "openspiel-ismcts"
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         if not legal:
@@ -108,23 +119,10 @@ class OpenSpielISMCTS:
         return state.move_of(int(bot.step(state)))
 
 
-class OpenSpielMCTS:
+class OpenSpielMCTS(_Searcher):
     """OpenSpiel's ``MCTSBot`` on the true deal: it sees every hand (an upper bound)."""
 
-    def __init__(
-        self,
-        seed: int = 0,
-        *,
-        simulations: int = DEFAULT_SIMULATIONS,
-        rollouts: int = 1,
-        uct_c: float = DEFAULT_UCT_C,
-    ) -> None:
-        _check_budget(simulations, rollouts, uct_c)
-        self.name = f"openspiel-mcts:{simulations}"
-        self.simulations = simulations
-        self.rollouts = rollouts
-        self.uct_c = uct_c
-        self._np = np.random.RandomState(seed % 2**32)
+    kind = "openspiel-mcts"
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         raise EscobaError("openspiel-mcts sees every hand: it plays through choose_seeing()")
@@ -153,16 +151,11 @@ def entrant(
 ) -> Entrant:
     """An arena entrant of one of ``KINDS`` with its budget."""
     _check_budget(simulations, rollouts, uct_c)
-    if kind == "openspiel-ismcts":
+    searcher = {cls.kind: cls for cls in (OpenSpielISMCTS, OpenSpielMCTS)}.get(kind)
+    if searcher is None:
+        raise EscobaError(f"unknown OpenSpiel player {kind!r}; they are {', '.join(KINDS)}")
 
-        def ismcts_player(seed: int) -> OpenSpielISMCTS:
-            return OpenSpielISMCTS(seed, simulations=simulations, rollouts=rollouts, uct_c=uct_c)
+    def player(seed: int) -> _Searcher:
+        return searcher(seed, simulations=simulations, rollouts=rollouts, uct_c=uct_c)
 
-        return Entrant(f"{kind}:{simulations}", ismcts_player)
-    if kind == "openspiel-mcts":
-
-        def mcts_player(seed: int) -> OpenSpielMCTS:
-            return OpenSpielMCTS(seed, simulations=simulations, rollouts=rollouts, uct_c=uct_c)
-
-        return Entrant(f"{kind}:{simulations}", mcts_player, sees_all=True)
-    raise EscobaError(f"unknown OpenSpiel player {kind!r}; they are {', '.join(KINDS)}")
+    return Entrant(f"{kind}:{simulations}", player, sees_all=searcher is OpenSpielMCTS)
