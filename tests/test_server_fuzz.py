@@ -332,6 +332,10 @@ def send_and_check(room: Room, sender: Who, payloads: Sequence[str | bytes]) -> 
     for payload in payloads:
         if isinstance(payload, str):
             seen |= cards_of_text(payload)
+            # json.dumps writes a suit symbol as an escape (7\u2666): read the payload decoded
+            # (hostile payloads may not decode, or nest too deep to).
+            with contextlib.suppress(ValueError, RecursionError):
+                seen |= named_cards(json.loads(payload))
     for message in got:
         if message["type"] == "error":
             assert named_cards(message) <= seen, message
