@@ -7,9 +7,9 @@ goes through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ._bits import (
     _SIG_OF,
@@ -29,12 +29,28 @@ from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RuleSet
 from .scoring import HandResult, match_winner, score_masks
 
+if TYPE_CHECKING:
+    from .records import MatchRecord
+
 __all__ = ["Game"]
 PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
+_DEALS: Final = tuple(Deal(number) for number in range(PLAYS_PER_HAND // 6 + 2))
+_PLAYS: dict[int, Play] = {}  # log entry << 2 | seat -> its Play: the events are values
+_PLAYS_KEPT: Final = 1 << 16  # enough for long search runs; past it the memo starts again
 
 Deck = tuple[int, ...]
+
+
+def _play_of(entry: int, seat: int) -> Play:
+    """The Play event of a log entry (a move key with its sweep flag) by a seat, memoized:
+    returning an event from every move costs a dictionary lookup."""
+    play = Play(seat, DECK[entry & 63], card_set((entry & _KEY) >> 6), bool(entry & _SWEEP))
+    if len(_PLAYS) >= _PLAYS_KEPT:
+        _PLAYS.clear()
+    _PLAYS[entry << 2 | seat] = play
+    return play
 
 
 class _HandLog:
@@ -58,8 +74,8 @@ class Game:
     >>> game.to_move == (game.dealer + 1) % 2, len(game.hand(game.to_move)), game.stock_size
     (True, 3, 30)
     >>> while not game.is_over():
-    ...     game.play(game.legal_moves()[0])
-    >>> game.winner is not None and max(game.totals) >= 21
+    ...     event = game.play(game.legal_moves()[0])
+    >>> event.winner == game.winner is not None and max(game.totals) >= 21
     True
     """
 
@@ -121,7 +137,7 @@ class Game:
                 int,
             ]
         ] = []
-        self._results: list[HandResult] = []
+        self._results: tuple[HandResult, ...] = ()
         self._totals = [0] * len(self.sides)
         self._winner: int | None = None
         self._start_hand()
@@ -212,8 +228,9 @@ class Game:
             pos += 3
         self._stock_pos = pos
 
-    def _apply(self, key: int) -> None:
-        """Play a legal move given by its key (the hot path: no checks here)."""
+    def _apply(self, key: int) -> Play:
+        """Play a legal move given by its key (the hot path: no checks here); return its
+        event."""
         seat = self._to_move
         card = key & 63
         hand = self._hands[seat]
@@ -234,17 +251,28 @@ class Game:
         else:
             self._table |= 1 << card
             self._sig += SIG[card]
-        self._log.append(key)
+        log = self._log
+        log.append(key)
         self._keys = None
+        play = _PLAYS.get(key << 2 | seat) or _play_of(key, seat)
         if hand or seat != self._dealer:
             self._to_move = self._next_seat[seat]
-        elif len(self._log) < PLAYS_PER_HAND:
+            return play
+        if len(log) < PLAYS_PER_HAND:
             self._deal_round()
             self._to_move = self._next_seat[seat]
-        else:
-            self._end_hand()
+            deal = _DEALS[len(log) // (3 * self.players) + 1]
+            return Play(seat, play.card, play.captures, play.sweep, deal=deal)
+        result = self._end_hand()
+        if self._winner is not None:
+            return Play(
+                seat, play.card, play.captures, play.sweep, result=result, winner=self._winner
+            )
+        return Play(
+            seat, play.card, play.captures, play.sweep, result=result, next_hand=self.history()
+        )
 
-    def _end_hand(self) -> None:
+    def _end_hand(self) -> HandResult:
         leftovers = 0
         if self._table and self._last_capturer >= 0:
             leftovers = self._table
@@ -252,17 +280,18 @@ class Game:
             self._table = 0
             self._sig = 0
         points, breakdown = score_masks(self._piles, self._sweeps, self.rules)
-        self._finished.append(
-            (
-                self._dealer,
-                tuple(self._piles),
-                tuple(self._sweeps),
-                points,
-                breakdown,
-                leftovers,
-                self._last_capturer,
-            )
+        finished = (
+            self._dealer,
+            tuple(self._piles),
+            tuple(self._sweeps),
+            points,
+            breakdown,
+            leftovers,
+            self._last_capturer,
         )
+        self._finished.append(finished)
+        result = _hand_result(*finished)
+        self._results = (*self._results, result)
         totals = self._totals
         for side, gained in enumerate(points):
             totals[side] += gained
@@ -271,10 +300,11 @@ class Game:
             self._winner = winner
             self._to_move = -1
             self._keys = None
-            return
+            return result
         self._hand_number += 1
         self._dealer = (self._dealer + 1) % self.players
         self._start_hand()
+        return result
 
     # -- moves
 
@@ -294,11 +324,11 @@ class Game:
         simulation and search; :meth:`play_key` plays one."""
         return list(self._keys or self._current_keys())
 
-    def play_key(self, key: int) -> None:
-        """Play a move given as its int key; an illegal key raises IllegalMoveError."""
+    def play_key(self, key: int) -> Play:
+        """Play a move given as its int key and return its event (see :meth:`play`); an
+        illegal key raises IllegalMoveError."""
         if key.__class__ is int and key in (self._keys or self._current_keys()):
-            self._apply(key)
-            return
+            return self._apply(key)
         if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < 1 << 46:
             raise InvalidMoveError(f"a move key must be an int from legal_keys(), got {key!r}")
         if key & 63 >= 40:
@@ -316,17 +346,18 @@ class Game:
             )
         return list(map(INTERNED.__getitem__, keys))
 
-    def play(self, move: Move | str) -> None:
-        """Play a move (a :class:`Move` or its text). An illegal move raises
+    def play(self, move: Move | str) -> Play:
+        """Play a move (a :class:`Move` or its text) and return its event: the :class:`Play`,
+        with what followed it by itself (the next round's deal, the hand's result, the
+        opening of the next hand, the match's winner). An illegal move raises
         :class:`IllegalMoveError` and changes nothing."""
         if move.__class__ is not Move:
             if not isinstance(move, str):
                 raise InvalidMoveError(f"a move must be a Move or its text, got {move!r}")
             move = Move.parse(move)
-        key = move._key
+        key = move.key
         if key in (self._keys or self._current_keys()):
-            self._apply(key)
-            return
+            return self._apply(key)
         raise IllegalMoveError(self._why_illegal(move))
 
     def _why_illegal(self, move: Move) -> str:
@@ -405,22 +436,7 @@ class Game:
     @property
     def results(self) -> tuple[HandResult, ...]:
         """The finished hands."""
-        made = self._results
-        for dealer, piles, sweeps, points, breakdown, leftovers, last in self._finished[
-            len(made) :
-        ]:
-            made.append(
-                HandResult(
-                    dealer=dealer,
-                    piles=tuple(map(card_set, piles)),
-                    sweeps=sweeps,
-                    points=points,
-                    breakdown=MappingProxyType(breakdown),
-                    leftovers=card_set(leftovers),
-                    last_capturer=None if last < 0 else last,
-                )
-            )
-        return tuple(made)
+        return self._results
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -461,15 +477,8 @@ class Game:
         if log.initial_sweeps:
             events.append(InitialSweep(log.dealer, card_set(log.initial_table), log.initial_sweeps))
         for i, entry in enumerate(log.plays, start=1):
-            key = entry & _KEY
-            events.append(
-                Play(
-                    seat=(log.dealer + i) % n,
-                    card=DECK[key & 63],
-                    captures=card_set(key >> 6),
-                    sweep=bool(entry & _SWEEP),
-                )
-            )
+            seat = (log.dealer + i) % n
+            events.append(_PLAYS.get(entry << 2 | seat) or _play_of(entry, seat))
             if i % (3 * n) == 0 and i < PLAYS_PER_HAND:
                 events.append(Deal(i // (3 * n) + 1))
         return tuple(events)
@@ -521,7 +530,6 @@ class Game:
         other._sweeps = list(self._sweeps)
         other._totals = list(self._totals)
         other._finished = list(self._finished)
-        other._results = list(self._results)
         other._keys = None
         return other
 
@@ -532,28 +540,76 @@ class Game:
         return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
-        # HandResult values hold read-only mappings, which do not pickle; they are a cache,
-        # made again from the raw finished hands when next asked for.
+        # HandResult values hold read-only mappings, which do not pickle: they are made
+        # again from the raw finished hands.
         state = dict(self.__dict__)
-        state["_results"] = []
+        state["_results"] = ()
         state["_keys"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._log = self._hand_logs[-1].plays
+        self._results = tuple(_hand_result(*finished) for finished in self._finished)
 
     # -- records
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> MatchRecord:
         """The match as JSON-able data: rules, seats, every deck dealt and every move."""
-        from .records import record_of
+        from .records import hand_record, match_record
 
-        return record_of(self)
+        return match_record(
+            self.rules,
+            self.players,
+            self.partnerships,
+            self.seed,
+            self.first_dealer,
+            (
+                hand_record(log.dealer, log.deals, (INTERNED[entry & _KEY] for entry in log.plays))
+                for log in self._hand_logs
+            ),
+        )
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> Game:
-        """Replay a record; a record that is malformed or does not replay raises RecordError."""
-        from .records import replay
+    def from_record(
+        cls, record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None
+    ) -> Game:
+        """Replay a record; a record that is malformed or does not replay raises RecordError.
 
-        return replay(record)
+        ``on_move``, if given, sees the game once before the first move and after every move
+        (the replay viewer takes its steps from it)."""
+        from .records import parse_record, replay_moves
+
+        recorded = parse_record(record)
+        game = cls.__new__(cls)
+        cls._setup(
+            game,
+            recorded.rules,
+            recorded.players,
+            recorded.partnerships,
+            recorded.seed,
+            recorded.first_dealer,
+            [list(decks) for decks in recorded.decks],
+        )
+        replay_moves(game, recorded, on_move)
+        return game
+
+
+def _hand_result(
+    dealer: int,
+    piles: tuple[int, ...],
+    sweeps: tuple[int, ...],
+    points: tuple[int, ...],
+    breakdown: dict[str, tuple[int, ...]],
+    leftovers: int,
+    last_capturer: int,
+) -> HandResult:
+    return HandResult(
+        dealer=dealer,
+        piles=tuple(map(card_set, piles)),
+        sweeps=sweeps,
+        points=points,
+        breakdown=MappingProxyType(breakdown),
+        leftovers=card_set(leftovers),
+        last_capturer=None if last_capturer < 0 else last_capturer,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .cards import DECK, Card
@@ -23,10 +23,34 @@ class Play:
     sweep: bool
     """True if the capture emptied the table and scores as a sweep."""
     kind: Literal["play"] = "play"
+    # What followed the move by itself. Set on the value Game.play() and Game.play_key()
+    # return; history() lists those as events of their own, so it leaves them unset. They
+    # take no part in comparisons: a returned play equals its entry in the history.
+    deal: Deal | None = field(default=None, compare=False)
+    """The next round of three cards each, if the move emptied the last hand of a round."""
+    result: HandResult | None = field(default=None, compare=False)
+    """The finished hand, if the move was its last."""
+    next_hand: tuple[Event, ...] = field(default=(), compare=False)
+    """The events opening the next hand (redeals, its first deal, an initial sweep), if the
+    move ended a hand and the match goes on."""
+    winner: int | None = field(default=None, compare=False)
+    """The side that won the match, if the move ended it."""
 
     @property
     def move(self) -> Move:
         return Move(self.card, self.captures)
+
+    def __repr__(self) -> str:
+        # What followed is shown only when there is some: most plays are just a play.
+        shown = [
+            f"seat={self.seat!r}, card={self.card!r}, captures={self.captures!r}, "
+            f"sweep={self.sweep!r}, kind={self.kind!r}"
+        ]
+        for name in ("deal", "result", "next_hand", "winner"):
+            value = getattr(self, name)
+            if value is not None and value != ():
+                shown.append(f"{name}={value!r}")
+        return f"Play({', '.join(shown)})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,49 +7,111 @@ too, so that a replayed unfinished match deals its later hands as the original w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypedDict
 
 from .cards import DECK, Card
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
-from .game import _KEY, PLAYS_PER_HAND, Deck, Game
+from .game import PLAYS_PER_HAND, Deck, Game
 from .moves import Move
 from .rules import RuleSet, preset_name
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "record_of", "replay"]
+__all__ = [
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "HandRecord",
+    "MatchRecord",
+    "RecordedMatch",
+    "hand_record",
+    "match_record",
+    "parse_record",
+    "record_of",
+    "replay",
+    "replay_moves",
+]
 
 RECORD_FORMAT: Final = "escoba-record"
 RECORD_VERSION: Final = 1
 
 
-def record_of(game: Game) -> dict[str, Any]:
-    """The record of a match so far."""
+class HandRecord(TypedDict):
+    """One hand of a record: its dealer, every deck dealt (voided deals first) and its moves."""
+
+    dealer: int
+    deals: list[list[str]]
+    moves: list[str]
+
+
+class MatchRecord(TypedDict):
+    """A match record: the rules with every option, the seats, the seed and every hand."""
+
+    format: str
+    version: int
+    rules: dict[str, Any]
+    preset: str | None
+    players: int
+    partnerships: bool
+    seed: int | str
+    first_dealer: int
+    hands: list[HandRecord]
+
+
+def hand_record(dealer: int, decks: Iterable[Iterable[int]], moves: Iterable[Move]) -> HandRecord:
+    """A hand's entry: decks as card indices, moves as played."""
     return {
-        "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
-        "rules": game.rules.to_dict(),
-        "preset": preset_name(game.rules),
-        "players": game.players,
-        "partnerships": game.partnerships,
-        "seed": game.seed,
-        "first_dealer": game.first_dealer,
-        "hands": [
-            {
-                "dealer": log.dealer,
-                "deals": [[str(DECK[c]) for c in deck] for deck in log.deals],
-                "moves": [str(Move.of_key(entry & _KEY)) for entry in log.plays],
-            }
-            for log in game._hand_logs
-        ],
+        "dealer": dealer,
+        "deals": [[str(DECK[card]) for card in deck] for deck in decks],
+        "moves": [str(move) for move in moves],
     }
 
 
-def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None) -> Game:
-    """Rebuild a match from its record; raise RecordError naming what does not replay.
+def match_record(
+    rules: RuleSet,
+    players: int,
+    partnerships: bool,
+    seed: int | str,
+    first_dealer: int,
+    hands: Iterable[HandRecord],
+) -> MatchRecord:
+    """The record of a match: the one place a record is put together."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "rules": rules.to_dict(),
+        "preset": preset_name(rules),
+        "players": players,
+        "partnerships": partnerships,
+        "seed": seed,
+        "first_dealer": first_dealer,
+        "hands": list(hands),
+    }
 
-    ``on_move``, if given, sees the game once before the first move and after every move
-    (the replay viewer takes its steps from it).
-    """
+
+def record_of(game: Game) -> MatchRecord:
+    """The record of a match so far (the same as ``game.record()``)."""
+    return game.record()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedMatch:
+    """A record read and checked, ready to replay."""
+
+    rules: RuleSet
+    players: int
+    partnerships: bool
+    seed: int | str
+    first_dealer: int
+    decks: tuple[tuple[Deck, ...], ...]
+    """Each hand's decks, voided deals first."""
+    dealers: tuple[object, ...]
+    """Each hand's dealer as recorded (checked when replayed)."""
+    moves: tuple[tuple[str, ...], ...]
+    """Each hand's moves as texts."""
+
+
+def parse_record(record: Mapping[str, Any]) -> RecordedMatch:
+    """Read a record; raise RecordError naming what is malformed."""
     if not isinstance(record, Mapping):
         raise RecordError(f"a record must be a mapping, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
@@ -74,35 +136,61 @@ def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = N
     hands = _field(record, "hands", list)
     if not hands:
         raise RecordError("hands: a record holds at least one hand")
-    recorded: list[list[Deck]] = []
-    moves: list[list[str]] = []
+    decks: list[tuple[Deck, ...]] = []
+    moves: list[tuple[str, ...]] = []
     for number, entry in enumerate(hands, start=1):
         if not isinstance(entry, Mapping):
             raise RecordError(f"hand {number}: must be a mapping")
         deals = _field(entry, "deals", list, f"hand {number}: ")
         if not deals:
             raise RecordError(f"hand {number}: deals: at least one deck")
-        recorded.append(
-            [_deck(d, f"hand {number}, deck {k}") for k, d in enumerate(deals, start=1)]
+        decks.append(
+            tuple(_deck(d, f"hand {number}, deck {k}") for k, d in enumerate(deals, start=1))
         )
         hand_moves = _field(entry, "moves", list, f"hand {number}: ")
         if not all(isinstance(m, str) for m in hand_moves):
             raise RecordError(f"hand {number}: moves must be texts such as '4h:4c+7d'")
-        moves.append(hand_moves)
-    game = Game.__new__(Game)
-    game._setup(rules, players, partnerships, seed, first_dealer, recorded)
+        moves.append(tuple(hand_moves))
+    return RecordedMatch(
+        rules,
+        players,
+        partnerships,
+        seed,
+        first_dealer,
+        tuple(decks),
+        tuple(entry.get("dealer") for entry in hands),
+        tuple(moves),
+    )
+
+
+def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None) -> Game:
+    """Rebuild a match from its record; raise RecordError naming what does not replay.
+
+    ``on_move``, if given, sees the game once before the first move and after every move
+    (the replay viewer takes its steps from it).
+    """
+    return Game.from_record(record, on_move)
+
+
+def replay_moves(
+    game: Game, recorded: RecordedMatch, on_move: Callable[[Game], None] | None = None
+) -> None:
+    """Play a record's moves in a game dealt from its decks, checking each hand's dealer and
+    length; raise RecordError at the first that does not replay."""
     if on_move is not None:
         on_move(game)
-    for number, (entry, hand_moves) in enumerate(zip(hands, moves, strict=True), start=1):
-        if game._hand_number != number - 1 or game.is_over():
+    hands = len(recorded.moves)
+    for number, (dealer, hand_moves) in enumerate(
+        zip(recorded.dealers, recorded.moves, strict=True), start=1
+    ):
+        if game.hand_number != number - 1 or game.is_over():
             raise RecordError(f"hand {number}: the match had already ended or moved on")
-        if entry.get("dealer") != game.dealer:
+        if dealer != game.dealer:
             raise RecordError(
-                f"hand {number}: dealer {entry.get('dealer')!r} recorded, "
-                f"but seat {game.dealer} deals"
+                f"hand {number}: dealer {dealer!r} recorded, but seat {game.dealer} deals"
             )
         for index, text in enumerate(hand_moves, start=1):
-            if game._hand_number != number - 1 or game.is_over():
+            if game.hand_number != number - 1 or game.is_over():
                 raise RecordError(f"hand {number}: more moves than a hand holds")
             try:
                 game.play(text)
@@ -110,11 +198,10 @@ def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = N
                 raise RecordError(f"hand {number}, move {index}: {error}") from None
             if on_move is not None:
                 on_move(game)
-        if number < len(hands) and game._hand_number == number - 1 and not game.is_over():
+        if number < hands and game.hand_number == number - 1 and not game.is_over():
             raise RecordError(
                 f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"
             )
-    return game
 
 
 def _field(

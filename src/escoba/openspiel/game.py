@@ -21,6 +21,7 @@ from ..errors import EscobaError
 from ..game import Game
 from ..moves import Move
 from ..observation import InitialSweep, Observation, Play
+from ..records import hand_record, match_record
 from ..rules import BOOL_OPTIONS, INT_OPTIONS, RULESETS, RuleSet
 from .deals import (
     CHANCE_PICKS,
@@ -314,20 +315,17 @@ class EscobaState(pyspiel.State):
     def _deal(self, deck: list[int]) -> None:
         """Start the next hand from a complete deck, as a replay of the match's record."""
         setup = self.setup
-        entry = {"deals": [[str(DECK[c]) for c in deck]], "moves": []}
+        opening = hand_record(
+            self.first_dealer if self.match is None else self.match.dealer, [deck], ()
+        )
         if self.match is None:
-            record: dict[str, Any] = Game(
-                setup.rules, setup.players, setup.partnerships, seed=0
-            ).record()
-            record["first_dealer"] = self.first_dealer
-            record["hands"] = [{**entry, "dealer": self.first_dealer}]
+            record = match_record(
+                setup.rules, setup.players, setup.partnerships, 0, self.first_dealer, [opening]
+            )
         else:
             record = self.match.record()
             # The engine has begun the next hand from its own seed: replaced by this deck.
-            record["hands"] = [
-                *record["hands"][: self.finished_hands],
-                {**entry, "dealer": self.match.dealer},
-            ]
+            record["hands"] = [*record["hands"][: self.finished_hands], opening]
         self.match = Game.from_record(record)
         self.dealing = False
         self.tables.append(tuple(card.index for card in self._first_table()))
