@@ -108,8 +108,8 @@ def test_pettingzoo_api_test(
     ended: list[int] = []
     end_of_hand = EscobaEnv._end_of_hand
 
-    def counting(self: EscobaEnv) -> None:
-        end_of_hand(self)
+    def counting(self: EscobaEnv, points: tuple[int, ...]) -> None:
+        end_of_hand(self, points)
         if self.game.is_over():
             ended.append(self.hands_played)
 
@@ -386,7 +386,10 @@ def test_observations_kept_move_by_move_equal_a_full_rebuild(
             lookers = [agent] + [a for a in e.agents if a != agent and rng.random() < 0.2]
             for looker in lookers:
                 seen = e.observe(looker)["observation"]
-                fresh.rebuild(e.game, played_this_hand(e.game))
+                state = e.game.snapshot()
+                played = tuple(played_this_hand(e.game))
+                assert state.played == played
+                fresh.rebuild(state)
                 rebuilt = fresh.observation(int(looker.removeprefix("player_")))
                 assert np.array_equal(seen, rebuilt), (match, looker)
                 if rng.random() < 0.1:

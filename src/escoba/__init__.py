@@ -20,6 +20,7 @@ from .moves import Move
 from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RULESETS, RuleSet, preset_name
 from .scoring import CATEGORIES, HandResult, HandScore, score_hand
+from .snapshot import Snapshot
 
 __all__ = [
     "CATEGORIES",
@@ -48,6 +49,7 @@ __all__ = [
     "Redeal",
     "RuleSet",
     "RulesError",
+    "Snapshot",
     "Suit",
     "captures",
     "card_name",

@@ -28,6 +28,7 @@ from .moves import INTERNED, Move
 from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from .rules import RuleSet
 from .scoring import HandResult, match_winner, score_masks
+from .snapshot import Snapshot
 
 if TYPE_CHECKING:
     from .records import MatchRecord
@@ -506,6 +507,28 @@ class Game:
             results=self.results,
             legal_moves=tuple(self.legal_moves()) if seat == self._to_move else (),
             winner=self._winner,
+        )
+
+    def snapshot(self) -> Snapshot:
+        """The whole state as plain ints, hidden cards included: for clients that own the
+        match and follow it fast (the research environment); never give it to a seat."""
+        played = [0] * self.players
+        seat = self._hand_logs[-1].dealer
+        for entry in self._log:
+            seat = self._next_seat[seat]
+            played[seat] |= 1 << (entry & 63)
+        return Snapshot(
+            hands=tuple(map(tuple, self._hands)),
+            table=self._table,
+            piles=tuple(self._piles),
+            sweeps=tuple(self._sweeps),
+            totals=tuple(self._totals),
+            stock_size=40 - self._stock_pos,
+            hand_number=self._hand_number,
+            dealer=self._dealer,
+            to_move=self.to_move,
+            last_capturer=None if self._last_capturer < 0 else self._last_capturer,
+            played=tuple(played),
         )
 
     # -- copies

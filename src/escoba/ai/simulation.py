@@ -277,12 +277,11 @@ class Simulation:
         """An independent copy (without the undo history)."""
         other = Simulation.__new__(Simulation)
         for name in Simulation.__slots__:
-            setattr(other, name, getattr(self, name))
+            setattr(other, name, [] if name == "_undo" else getattr(self, name))
         other.hands = [list(hand) for hand in self.hands]
         other.stock = self.stock  # never changed: dealing only moves stock_pos
         other.piles = list(self.piles)
         other.sweeps = list(self.sweeps)
-        other._undo = []
         return other
 
     # -- values

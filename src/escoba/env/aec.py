@@ -161,7 +161,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self._game = game
         self._legal = None
         self._observed = None
-        self._tracker.rebuild(game, _played(game) if record else None)
+        self._tracker.rebuild(game.snapshot())
         self._hands_done = 0
         self._rewarded = False
         self._over = False
@@ -172,7 +172,8 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[game._to_move]
+        self._side_of = tuple(game.side_of(seat) for seat in range(game.players))
+        self.agent_selection = self.possible_agents[_seat_to_move(game)]
 
     @property
     def game(self) -> Game:
@@ -237,10 +238,10 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         if game is None:
             raise _not_reset()
         seat = self._seat_of[agent]
-        if seat == game._to_move:
+        if seat == game.to_move:
             legal = self._legal
             if legal is None:
-                legal = self._legal = self.layout.actions(game._current_keys())
+                legal = self._legal = self.layout.actions(game.legal_keys())
             mask = self._mask
             for action in legal:
                 mask[action] = 1
@@ -265,7 +266,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             raise _not_reset()
         legal = self._legal
         if legal is None:
-            legal = self._legal = self.layout.actions(game._current_keys())
+            legal = self._legal = self.layout.actions(game.legal_keys())
         if action.__class__ is int:
             key = legal.get(action)
         else:
@@ -279,29 +280,25 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
                 rewards[name] = 0.0
             self._rewarded = False
         self._cumulative_rewards[self.agent_selection] = 0.0
-        seat = game._to_move
-        hands_done = len(game._finished)
-        game._apply(key)  # legal: the key came from the engine's legal keys
+        play = game.play_key(key)
         self._legal = None
         self._observed = None
-        if len(game._finished) == hands_done:
-            self._tracker.moved(game, seat, key)
-            self.agent_selection = self.possible_agents[game._to_move]
+        if play.result is None:
+            self._tracker.moved(key, play, game)
+            self.agent_selection = self.possible_agents[_seat_to_move(game)]
         else:
-            self._end_of_hand()
+            self._end_of_hand(play.result.points)
         if self.render_mode == "human":
             self.render()
 
-    def _end_of_hand(self) -> None:
+    def _end_of_hand(self, points: tuple[int, ...]) -> None:
         game = self.game
         match_over = game.is_over()
         self._hands_done += 1
-        # The hand's points, from the engine's raw record of it (no HandResult is made).
-        points = game._finished[-1][3]
         done = match_over or (self.hands is not None and self._hands_done >= self.hands)
         # The match over, the last hand stays in view, its played cards too.
-        self._tracker.rebuild(game, _played(game) if match_over else None)
-        side_of = game._side_of
+        self._tracker.rebuild(game.snapshot())
+        side_of = self._side_of
         sides = len(points)
         if self.reward_mode == "points":
             by_side = [float(p) for p in points]
@@ -324,7 +321,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
             for agent in self.agents:
                 self.terminations[agent] = True
         else:
-            self.agent_selection = self.possible_agents[game._to_move]
+            self.agent_selection = self.possible_agents[_seat_to_move(game)]
 
     def _match_result(self) -> list[float]:
         """+1 for the winner (or the sole leader after ``hands`` hands), -1 for the rest; 0
@@ -379,7 +376,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         if game.is_over():
             lines.append(f"match over: side {game.winner} wins")
         else:
-            seat = game._to_move
+            seat = _seat_to_move(game)
             lines.append(f"to move: player_{seat}, holding {' '.join(map(str, game.hand(seat)))}")
             lines.append(
                 "legal actions: "
@@ -391,16 +388,11 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release: the environment holds no window, file or process."""
 
 
-def _played(game: Game) -> list[int]:
-    """The cards each seat has played this hand (bit sets): the hand's plays go round from
-    the seat after the dealer."""
-    players = game.players
-    played = [0] * players
-    seat = game._dealer
-    for key in game._log:
-        seat = (seat + 1) % players
-        played[seat] |= 1 << (key & 63)
-    return played
+def _seat_to_move(game: Game) -> int:
+    """The seat to move in a match not over (the environment asks only then)."""
+    seat = game.to_move
+    assert seat is not None, "the match is over"
+    return seat
 
 
 def _action_number(action: object) -> int | None:

@@ -28,6 +28,8 @@ from .observations import CAP, OBSERVATION_SIZE, SLICES, static_features
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..observation import Play
+    from ..snapshot import Snapshot
 
 __all__ = ["Tracker"]
 
@@ -67,6 +69,7 @@ class _Changes:
         "capture",
         "dealt",
         "drop",
+        "players",
         "seat_slots",
         "side_slots",
         "sides",
@@ -75,6 +78,7 @@ class _Changes:
     )
 
     def __init__(self, players: int, sides: int) -> None:
+        self.players = players
         self.sides = sides
         # Where each viewer's array starts in the buffer, and its slot of every seat and side.
         bases = self.bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
@@ -182,7 +186,7 @@ class Tracker:
     each move within a hand; :meth:`observation` then gives any seat's array.
     """
 
-    __slots__ = ("_changes", "_data", "_flat", "views")
+    __slots__ = ("_changes", "_data", "_flat", "_plays", "views")
 
     def __init__(self, rules: RuleSet, players: int, partnerships: bool) -> None:
         changes = self._changes = _changes(players, 2 if partnerships else players)
@@ -196,19 +200,22 @@ class Tracker:
         flat = self._flat = np.frombuffer(data, dtype=np.int8)
         # Each seat's array, a view into the buffer: an observation is a copy of one.
         self.views = [flat[base : base + OBSERVATION_SIZE] for base in bases]
+        self._plays = 0  # moves played this hand
 
     def observation(self, seat: int) -> NDArray[np.int8]:
         """The seat's observation array (a new one, the seat's own)."""
         return self.views[seat].copy()
 
-    def rebuild(self, game: Game, played: list[int] | None) -> None:
-        """Read every seat's array in full from the engine; ``played`` holds, as bit sets,
-        the cards each seat has played this hand (None at the start of a hand)."""
-        hands = game._hands
-        table = game._table
-        piles = game._piles
-        sweeps = game._sweeps
-        totals = game._totals
+    def rebuild(self, state: Snapshot) -> None:
+        """Read every seat's array in full from the engine's snapshot (at a new match or
+        hand, or from a record)."""
+        hands = state.hands
+        table = state.table
+        piles = state.piles
+        sweeps = state.sweeps
+        totals = state.totals
+        played = state.played
+        self._plays = sum(cards.bit_count() for cards in played)
         data = self._data
         changes = self._changes
         taken = 0
@@ -216,9 +223,7 @@ class Tracker:
             taken |= pile
         # At the start of a hand most cards are unseen: from that pattern, only the cards in
         # hand and on the table change (the usual case, unless the dealer swept the table).
-        fresh = played is None and not taken
-        if played is None:
-            played = [0] * len(hands)
+        fresh = not taken and not any(played)
         if fresh:
             cards = bytearray(_ALL_UNSEEN)
             rest = table
@@ -230,9 +235,9 @@ class Tracker:
                 rest ^= low
         sizes = [len(hand) for hand in hands]
         capped = [min(total, CAP) for total in totals]
-        stock = 40 - game._stock_pos
-        hand_number = min(game._hand_number, CAP)
-        dealer, to_move, last_capturer = game._dealer, game._to_move, game._last_capturer
+        stock = state.stock_size
+        hand_number = min(state.hand_number, CAP)
+        dealer, to_move, last_capturer = state.dealer, state.to_move, state.last_capturer
         numbers = bytearray(_STATIC - _CARD_ENTRIES)
         for viewer, base in enumerate(changes.bases):
             seat_slots = changes.seat_slots[viewer]
@@ -246,9 +251,9 @@ class Tracker:
             numbers[_STOCK - _CARD_ENTRIES] = stock
             numbers[_HAND_NUMBER - _CARD_ENTRIES] = hand_number
             numbers[_DEALER - _CARD_ENTRIES + seat_slots[dealer]] = 1
-            if to_move >= 0:
+            if to_move is not None:
                 numbers[_TO_MOVE - _CARD_ENTRIES + seat_slots[to_move]] = 1
-            if last_capturer >= 0:
+            if last_capturer is not None:
                 numbers[_LAST_CAPTURER - _CARD_ENTRIES + seat_slots[last_capturer]] = 1
             data[base + _CARD_ENTRIES : base + _STATIC] = numbers
             if fresh:
@@ -270,16 +275,19 @@ class Tracker:
                 format(bits, _CARD_FORMAT)[::-1].encode().translate(_DIGITS)
             )
 
-    def moved(self, game: Game, seat: int, key: int) -> None:
-        """Follow a move within a hand: ``seat`` played ``key``."""
+    def moved(self, key: int, play: Play, game: Game) -> None:
+        """Follow a move within a hand: ``key`` played, ``play`` its event."""
         flat = self._flat
         changes = self._changes
+        seat = play.seat
         card = key & 63
         taken = key >> 6
-        size = len(game._hands[seat])
-        dealt = size == 3  # the seat's hand was empty after its move: a new round was dealt
-        if dealt:
-            size = 0
+        plays = self._plays
+        self._plays = plays + 1
+        # Rounds go from the dealer's left: the seat's hand holds 2, 1 then 0 cards after
+        # its moves of the round.
+        size = 2 - plays % (3 * changes.players) // changes.players
+        dealt = play.deal is not None
         if taken:
             places, values = changes.capture[seat][size][card]
             flat[places] = values
@@ -289,9 +297,8 @@ class Tracker:
                 places, values = taken_here[low.bit_length() - 1]
                 flat[places] = values
                 taken ^= low
-            # Only a capture that empties the table can be a sweep.
-            if not game._table:
-                sweeps = game._sweeps[seat % changes.sides]
+            if play.sweep:
+                sweeps = game.sweeps[seat % changes.sides]
                 data = self._data
                 for place in changes.sweep_counts[seat]:
                     data[place] = sweeps
@@ -300,10 +307,10 @@ class Tracker:
             flat[places] = values
         if dealt:
             data = self._data
-            hands = game._hands
-            for base, hand in zip(changes.bases, hands, strict=True):
+            state = game.snapshot()
+            for base, hand in zip(changes.bases, state.hands, strict=True):
                 for dealt_card in hand:
                     data[base + _HAND + dealt_card] = 1
                     data[base + _UNSEEN + dealt_card] = 0
-            places, values = changes.dealt[40 - game._stock_pos]
+            places, values = changes.dealt[state.stock_size]
             flat[places] = values
