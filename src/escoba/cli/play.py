@@ -1,0 +1,169 @@
+"""``escoba play``: a match against the computer, full screen on a terminal, plain lines
+otherwise; saved when the player quits."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ..cards import DeckStyle
+from ..errors import EscobaError
+from ..rules import RuleSet
+from . import app, full_screen
+from .errors import fail
+from .options import (
+    BASE_PRESET,
+    Deck,
+    Language,
+    Partnerships,
+    Plain,
+    Players,
+    RandomSeed,
+    RulesPreset,
+    Settings,
+    check_table,
+    parse_level,
+    rules_from,
+)
+
+__all__ = ["play_command"]
+
+_Setup = tuple[RuleSet, int, bool, list[str], DeckStyle, str]
+
+
+def _setup_screen(
+    preset: str,
+    rules: RuleSet,
+    players: int,
+    partnerships: bool,
+    levels: list[str],
+    deck: DeckStyle,
+    language: str,
+) -> _Setup | None:
+    """The settings chosen on the setup screen (prefilled from these), None if cancelled."""
+    try:
+        from ..tui.setup import SetupApp, SetupChoice
+    except ImportError:  # no Textual: the options given (and the plain game)
+        return rules, players, partnerships, levels, deck, language
+    chosen = SetupApp(
+        SetupChoice(
+            preset=preset,
+            rules=rules,
+            players=players,
+            partnerships=partnerships,
+            opponents=tuple(levels),
+            deck=deck,
+            language=language,
+        )
+    ).run()
+    if chosen is None:
+        return None
+    return (
+        chosen.rules,
+        chosen.players,
+        chosen.partnerships,
+        list(chosen.opponents),
+        chosen.deck,
+        chosen.language,
+    )
+
+
+@app.command("play")
+def play_command(
+    plain: Plain = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the match saved when you last quit.")
+    ] = False,
+    seed: RandomSeed = None,
+    rules_name: RulesPreset = BASE_PRESET,
+    players: Players = 2,
+    partnerships: Partnerships = False,
+    opponents: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--opponent",
+            "-o",
+            metavar="LEVEL",
+            parser=parse_level,
+            help="Computer level: once for every opponent, or once per opponent seat "
+            "(default: medium).",
+            show_default=False,
+        ),
+    ] = None,
+    deck: Deck = None,
+    language: Language = None,
+    settings: Settings = None,
+    quick: Annotated[
+        bool,
+        typer.Option(
+            "--quick",
+            help="Start at once with the options given (no setup screen on a terminal).",
+        ),
+    ] = False,
+) -> None:
+    """Play a match against the computer: you are seat 0; saved when you quit."""
+    from ..play import Session, SessionError, Storage
+
+    storage = Storage()
+    if resume:
+        try:
+            session = storage.load_current()
+        except (SessionError, OSError) as error:
+            fail(f"--resume: cannot read {storage.current_path}: {error}")
+        if session is None:
+            fail(f"--resume: no saved match in {storage.root}")
+        if deck is not None:
+            session.deck = deck
+        if language is not None:
+            session.language = language
+    else:
+        check_table(players, partnerships)
+        rules = rules_from(rules_name, settings)
+        levels = opponents or ["medium"]
+        if len(levels) not in (1, players - 1):
+            fail(
+                f"--opponent: give one level, or one per opponent ({players - 1}), "
+                f"got {len(levels)}: {' '.join(levels)}"
+            )
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(1_000_000)
+        deck_style: DeckStyle = deck or "french"
+        chosen_language = language or "en"
+        if not quick and full_screen(plain):
+            chosen = _setup_screen(
+                rules_name, rules, players, partnerships, levels, deck_style, chosen_language
+            )
+            if chosen is None:
+                return  # cancelled: no match
+            rules, players, partnerships, levels, deck_style, chosen_language = chosen
+        try:
+            session = Session.new(
+                rules,
+                players=players,
+                partnerships=partnerships,
+                seed=seed,
+                opponents=levels,
+                deck=deck_style,
+                language=chosen_language,
+            )
+        except EscobaError as error:
+            fail(str(error))
+    # Piped input or output gets plain lines: the full-screen game needs a terminal.
+    if full_screen(plain):
+        try:
+            from ..tui import run_app
+        except ImportError as error:
+            typer.echo(
+                f"Note: the full-screen game is not available ({error}); playing in plain mode.",
+                err=True,
+            )
+        else:
+            run_app(session, storage)
+            return
+    from ..play.plain import PlainGame
+
+    raise typer.Exit(PlainGame(session, storage, sys.stdin, sys.stdout, resumed=resume).run())

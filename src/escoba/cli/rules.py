@@ -1,0 +1,102 @@
+"""``escoba rules [PRESET]``: the presets, or one rule set's options and its cheat sheet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..cheatsheet import (
+    OPTION_MEANINGS,
+    PRESET_ORIGINS,
+    cheat_sheet,
+    cheat_sheet_title,
+    format_value,
+    summary,
+)
+from ..rules import RULESETS, RuleSet
+from . import app
+from .options import BASE_PRESET, Language, Settings, parse_preset, rules_from, rules_title
+
+__all__ = ["rules_command"]
+
+
+@app.command("rules")
+def rules_command(
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="PRESET",
+            parser=parse_preset,
+            help=f"A preset: {', '.join(RULESETS)}. Leave it out to list them.",
+            show_default=False,
+        ),
+    ] = None,
+    settings: Settings = None,
+    language: Language = None,
+) -> None:
+    """Show a rule set: every option, and a one-screen cheat sheet of how it plays."""
+    lang = language or "en"
+    console = Console()
+    if preset is None and not settings:
+        console.print(_presets_table(lang))
+        console.print("Show one with: escoba rules NAME [--set OPTION=VALUE ...]", highlight=False)
+        return
+    name = preset or BASE_PRESET
+    rules = rules_from(name, settings)
+    title = rules_title(name, rules)
+    console.print(_options_table(title, rules))
+    _print_cheat_sheet(console, title, rules, lang)
+
+
+def _presets_table(language: str) -> Table:
+    table = Table(title="Rule sets", title_justify="left")
+    table.add_column("preset", style="bold", no_wrap=True)
+    table.add_column("game")
+    table.add_column("in short")
+    for name, rules in RULESETS.items():
+        table.add_row(name, PRESET_ORIGINS.get(name, ""), summary(rules, language))
+    return table
+
+
+def _options_table(title: str, rules: RuleSet) -> Table:
+    base = RULESETS[BASE_PRESET].to_dict()
+    table = Table(
+        title=f"Rules: {title}",
+        title_justify="left",
+        caption=f"* differs from the base {BASE_PRESET} rules",
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    table.add_column("option", no_wrap=True)
+    table.add_column("value", no_wrap=True)
+    table.add_column(BASE_PRESET, no_wrap=True, style="dim")
+    table.add_column("meaning")
+    for name, value in rules.to_dict().items():
+        if value == base[name]:
+            table.add_row(f"  {name}", format_value(value), "", OPTION_MEANINGS.get(name, ""))
+        else:
+            table.add_row(
+                Text(f"* {name}", style="bold"),
+                Text(format_value(value), style="bold yellow"),
+                format_value(base[name]),
+                OPTION_MEANINGS.get(name, ""),
+            )
+    return table
+
+
+def _print_cheat_sheet(console: Console, title: str, rules: RuleSet, language: str) -> None:
+    console.print()
+    console.print(Text(cheat_sheet_title(title, language), style="bold underline"))
+    for section in cheat_sheet(rules, language):
+        console.print(Text(section.title, style="bold"))
+        bullets = Table.grid(padding=(0, 1))
+        bullets.add_column(no_wrap=True)
+        bullets.add_column()
+        for line in section.lines:
+            bullets.add_row("  •", Text(line))
+        console.print(bullets)

@@ -1,0 +1,179 @@
+"""``escoba serve``: the web game's server, with its limits, database and origins."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Sequence
+from typing import Annotated
+
+import typer
+
+from ..server.limits import DEFAULT_LIMITS, Limits
+from . import app
+from .errors import fail
+
+__all__ = ["MAX_COMPUTER_WORKERS", "serve_command"]
+
+LIMIT_HELP = (
+    "Change a server limit, e.g. --limit header_bytes=8192 --limit rooms_total=500 "
+    "(repeatable; a positive number, seconds for times). The limits: "
+    + ", ".join(item.name for item in dataclasses.fields(Limits))
+    + "."
+)
+
+
+MAX_COMPUTER_WORKERS = 256
+"""More worker processes than this is a typo, not a machine."""
+
+
+def _default_workers() -> int:
+    """One computer worker per core this process may run on, less one for the server."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def _limit_value(name: str, text: str, default: float) -> float:
+    """``text`` as a value of the limit ``name``: a whole number where the default is one."""
+    cleaned = text.strip()
+    if isinstance(default, int):
+        try:
+            return int(cleaned)
+        except ValueError:
+            fail(f"--limit: {name}: must be a whole number, got {text!r}")
+    try:
+        value = float(cleaned)
+    except ValueError:
+        fail(f"--limit: {name}: must be a number (of seconds), got {text!r}")
+    if not math.isfinite(value):
+        fail(f"--limit: {name}: must be a finite number, got {text!r}")
+    return value
+
+
+def _server_limits(items: Sequence[str], computer_workers: int | None) -> Limits:
+    """The :class:`Limits` of ``--limit NAME=VALUE`` options and ``--computer-workers``
+    (which wins over ``--limit computer_workers=``)."""
+    defaults: dict[str, float] = dataclasses.asdict(DEFAULT_LIMITS)
+    changes: dict[str, float] = {}
+    for item in items:
+        name, equals, text = item.partition("=")
+        name = name.strip().lower().replace("-", "_")
+        if not equals or not name:
+            fail(f"--limit: expected NAME=VALUE (e.g. header_bytes=8192), got {item!r}")
+        if name not in defaults:
+            fail(f"--limit: unknown limit {name!r}; the limits are: {', '.join(defaults)}")
+        changes[name] = _limit_value(name, text, defaults[name])
+    if computer_workers is not None:
+        changes["computer_workers"] = computer_workers
+    changes.setdefault("computer_workers", _default_workers())
+    if changes["computer_workers"] > MAX_COMPUTER_WORKERS:
+        fail(f"--limit: computer_workers: at most {MAX_COMPUTER_WORKERS}")
+    try:
+        return DEFAULT_LIMITS.replace(**changes)
+    except ValueError as error:
+        fail(f"--limit: {error}")
+
+
+def _said(error: BaseException) -> str:
+    """The first line of what failed, the driver's own words where SQLAlchemy wraps them."""
+    cause = getattr(error, "orig", None)
+    text = str(cause if isinstance(cause, BaseException) else error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy database URL; default SQLite in the user's data directory."),
+    ] = None,
+    pace: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds before each computer move.")
+    ] = 0.7,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            metavar="NAME=VALUE",
+            help=LIMIT_HELP,
+            show_default=False,
+        ),
+    ] = None,
+    computer_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--computer-workers",
+            min=1,
+            max=MAX_COMPUTER_WORKERS,
+            metavar="N",
+            help="Worker processes that think for computer seats and hints "
+            "(default: the cores less one).",
+            show_default=False,
+        ),
+    ] = None,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--origin",
+            metavar="URL",
+            help="Another site whose pages may open this server's rooms, such as "
+            "https://cards.example.org (repeatable; the server's own is always allowed).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Start the web game: open the printed address in a browser, create a room, play."""
+    try:
+        import uvicorn
+        from sqlalchemy.engine import make_url
+
+        from ..server.app import create_app
+        from ..server.storage import default_database_url
+        from ..server.transport import raise_open_files_limit, server_config
+    except ImportError as missing:
+        fail(
+            f"the web game needs {missing.name!r}; install it with: "
+            "python3 -m pip install 'escoba[web]'"
+        )
+    limits = _server_limits(limit or (), computer_workers)
+    origins = [_origin(value) for value in origin or ()]
+    url = database or default_database_url()
+    try:
+        hidden = make_url(url).render_as_string(hide_password=True)  # never print a password
+    except Exception:
+        fail(f"--database: not a database URL such as sqlite:///path or postgresql://...: {url!r}")
+    try:
+        application = create_app(url, pace=pace, limits=limits, origins=origins)
+        with application.state.storage.engine.connect():
+            pass  # a database that cannot be reached is said now, not as a traceback later
+        application.state.storage.migrate()  # and one that is not a database, or too new
+    except Exception as error:  # a missing driver, a server that does not answer
+        fail(f"--database: cannot open {hidden}: {_said(error)}")
+    files = raise_open_files_limit()
+    if files is not None and files < limits.connections_total + 100:
+        typer.echo(
+            f"escoba: warning: at most {files} open files, fewer than "
+            f"--limit connections_total={limits.connections_total} needs",
+            err=True,
+        )
+    shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
+    typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {hidden}; Ctrl+C stops)")
+    uvicorn.Server(server_config(application, host=host, port=port, limits=limits)).run()
+
+
+def _origin(value: str) -> str:
+    """A web origin as browsers send it: scheme and host (and port), nothing more."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value.strip())
+    if parts.scheme not in {"http", "https"} or not parts.netloc or parts.path not in {"", "/"}:
+        fail(f"--origin: not a web origin such as https://cards.example.org: {value!r}")
+    return f"{parts.scheme}://{parts.netloc}".lower()
