@@ -247,8 +247,9 @@ def test_the_event_log_replays_the_match_after_every_move(storage: Storage, case
         hand, seat = game.hand_number, game.to_move
         assert seat is not None
         move = rng.choice(sorted(game.legal_moves(), key=str))
-        game.play(move)
-        known = storage.add_move(match.id, number, hand, seat, str(move), game, known)
+        event = game.play(move)
+        assert event.seat == seat
+        known = storage.add_move(match.id, number, hand, event, game, known)
         number += 1
         stored = storage.room("room1")
         assert stored is not None
@@ -282,8 +283,9 @@ def test_a_rematch_is_the_rooms_current_match(storage: Storage) -> None:
     while not game.is_over():
         hand, seat, move = game.hand_number, game.to_move, game.legal_moves()[0]
         assert seat is not None
-        game.play(move)
-        known = storage.add_move(first.id, number, hand, seat, str(move), game, known)
+        event = game.play(move)
+        assert event.seat == seat
+        known = storage.add_move(first.id, number, hand, event, game, known)
         number += 1
     assert storage.unfinished_rooms() == []
     rematch = Game(rules, 2, seed=6)
@@ -355,10 +357,9 @@ class Playing:
         hand, seat = self.game.hand_number, self.game.to_move
         assert seat is not None
         move = self.game.legal_moves()[0]
-        self.game.play(move)
-        write = MoveWrite.of(
-            self.match_id, self.number, hand, seat, str(move), self.game, self.known
-        )
+        event = self.game.play(move)
+        assert event.seat == seat
+        write = MoveWrite.of(self.match_id, self.number, hand, event, self.game, self.known)
         self.number += 1
         self.known += len(write.hands)
         return write

@@ -51,6 +51,8 @@ class Played:
     """The hand it was played in (hands finished before it)."""
     hand_ended: bool
     """This move ended the hand (its result is ``game.results[hand_number]``)."""
+    event: Play
+    """The engine's event of the move, with what followed it (deal, result, winner)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,16 +214,15 @@ class Session:
         seat = game.to_move
         assert seat is not None
         number = game.hand_number
-        game.play(move)
-        ended = game.is_over() or game.hand_number != number
-        last = [e for e in game.history(number) if isinstance(e, Play)][-1]
+        event = game.play(move)
         return Played(
             seat=seat,
             level=self.levels[seat],
-            move=last.move,
-            sweep=last.sweep,
+            move=event.move,
+            sweep=event.sweep,
             hand_number=number,
-            hand_ended=ended,
+            hand_ended=event.result is not None,
+            event=event,
         )
 
     # -- saving

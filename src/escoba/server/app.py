@@ -12,7 +12,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -532,7 +532,7 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
             connection.refund()
 
 
-def replay_steps(record: dict[str, Any]) -> list[ReplayStep]:
+def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
     """Every position of a match, all hands open, with the play that led to it."""
     steps: list[ReplayStep] = []
     previous: list[int] = []

@@ -311,13 +311,7 @@ class Room:
             played = advanced
         number = self.moves_stored
         write = MoveWrite.of(
-            self.match_id,
-            number,
-            played.hand_number,
-            move_seat,
-            str(played.move),
-            game,
-            self.hands_stored,
+            self.match_id, number, played.hand_number, played.event, game, self.hands_stored
         )
         try:
             await self.hub.writer.write(write)
@@ -330,8 +324,11 @@ class Room:
             ) from None
         self.moves_stored = number + 1
         self.hands_stored += len(write.hands)
-        event = play_view(played.seat, played.move.card, played.move.captures, played.sweep)
-        self.broadcast(event, played.hand_ended)
+        event = played.event
+        self.broadcast(
+            play_view(event.seat, event.card, event.captures, event.sweep),
+            event.result is not None,
+        )
 
     # -- hints
 

@@ -42,7 +42,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..game import Game
-from ..records import RECORD_FORMAT, RECORD_VERSION
+from ..observation import Play
+from ..records import HandRecord, MatchRecord, match_record
+from ..rules import RuleSet
 
 __all__ = [
     "MAX_ID",
@@ -241,20 +243,21 @@ class MoveWrite:
 
     @classmethod
     def of(
-        cls, match_id: int, number: int, hand: int, seat: int, move: str, game: Game, known: int
+        cls, match_id: int, number: int, hand: int, play: Play, game: Game, known: int
     ) -> MoveWrite:
-        """The write for a move just played in ``game``; ``known`` hands are stored already.
+        """The write for a move just played in ``game`` (``play`` is the event the engine
+        returned for it); ``known`` hands are stored already.
 
-        The record is built only when a hand ended, the one time a move adds decks.
+        The record is built only when the move ended a hand, the one time a move adds decks.
         """
         hands: list[tuple[int, int, list[list[str]]]] = []
-        if game.hand_number != hand or game.is_over():
+        if play.result is not None:
             entries = game.record()["hands"]
             hands = [
                 (n, entries[n]["dealer"], entries[n]["deals"]) for n in range(known, len(entries))
             ]
-        finished = (game.winner, list(game.totals)) if game.is_over() else None
-        return cls(match_id, number, hand, seat, move, tuple(hands), finished)
+        finished = (play.winner, list(game.totals)) if play.winner is not None else None
+        return cls(match_id, number, hand, play.seat, str(play.move), tuple(hands), finished)
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,13 +434,14 @@ class Storage:
 
     @_store
     def add_move(
-        self, match_id: int, number: int, hand: int, seat: int, move: str, game: Game, known: int
+        self, match_id: int, number: int, hand: int, play: Play, game: Game, known: int
     ) -> int:
         """Store a move (and a new hand's decks if the move began one); the hands now known.
 
-        ``game`` is the match after the move; ``known`` the hands stored before it.
+        ``play`` is the move's event; ``game`` the match after it; ``known`` the hands stored
+        before it.
         """
-        write = MoveWrite.of(match_id, number, hand, seat, move, game, known)
+        write = MoveWrite.of(match_id, number, hand, play, game, known)
         self.write_moves([write])
         return known + len(write.hands)
 
@@ -606,7 +610,7 @@ class Storage:
             return [(match, rooms[match.room_id], list(seats[match.room_id])) for match in matches]
 
     @_read
-    def match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, dict[str, Any]] | None:
+    def match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
         """A match's record (the engine's JSON record), or None if there is no such match."""
         with self._session() as session:
             match = session.get(MatchRow, match_id)
@@ -619,7 +623,7 @@ class Storage:
     @_read
     def finished_match_record(
         self, match_id: int
-    ) -> tuple[MatchRow, RoomRow, dict[str, Any]] | None:
+    ) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
         """A finished match's record, or None. An unknown match and one still being played
         run the very same statements, so asking tells nothing of the matches in play."""
         if not 1 <= match_id <= MAX_ID:
@@ -636,7 +640,7 @@ class Storage:
             return match, room, self._record(session, room, match)
 
     @staticmethod
-    def _record(session: Session, room: RoomRow, match: MatchRow) -> dict[str, Any]:
+    def _record(session: Session, room: RoomRow, match: MatchRow) -> MatchRecord:
         hands = session.scalars(
             select(HandRow).where(HandRow.match_id == match.id).order_by(HandRow.number)
         ).all()
@@ -645,16 +649,14 @@ class Storage:
             select(MoveRow).where(MoveRow.match_id == match.id).order_by(MoveRow.number)
         ):
             moves[move.hand].append(move.move)
-        return {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "rules": room.rules,
-            "players": room.players,
-            "partnerships": room.partnerships,
-            "seed": match.seed,
-            "first_dealer": match.first_dealer,
-            "hands": [
-                {"dealer": hand.dealer, "deals": hand.deals, "moves": hand_moves}
+        return match_record(
+            RuleSet.from_dict(room.rules),
+            room.players,
+            room.partnerships,
+            match.seed,
+            match.first_dealer,
+            (
+                HandRecord(dealer=hand.dealer, deals=hand.deals, moves=hand_moves)
                 for hand, hand_moves in zip(hands, moves, strict=True)
-            ],
-        }
+            ),
+        )
