@@ -18,15 +18,7 @@ from pathlib import Path
 from typing import Any, Final, ParamSpec, TypeVar
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
     Connection,
-    DateTime,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
     create_engine,
     delete,
     event,
@@ -38,13 +30,14 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..game import Game
 from ..observation import Play
 from ..records import HandRecord, MatchRecord, match_record
 from ..rules import RuleSet
+from .tables import Base, HandRow, MatchRow, MoveRow, RoomRow, SeatRow, now
 
 __all__ = [
     "MAX_ID",
@@ -143,86 +136,12 @@ def token_matches(token: str, stored_hash: str | None) -> bool:
     return hmac.compare_digest(hash_token(token), stored_hash)
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _utc(moment: datetime) -> datetime:
     """A time as stored: in UTC (SQLite compares times as text, so the zone must agree).
     A naive time is taken as UTC, as SQLite hands times back."""
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class RoomRow(Base):
-    __tablename__ = "rooms"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    players: Mapped[int] = mapped_column(Integer)
-    partnerships: Mapped[bool] = mapped_column(Boolean)
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    level: Mapped[str | None] = mapped_column(String(16))
-    """The computer level; None for a person's seat."""
-    nickname: Mapped[str | None] = mapped_column(String(64))
-    token_hash: Mapped[str | None] = mapped_column(String(64))
-
-
-class MatchRow(Base):
-    __tablename__ = "matches"
-    __table_args__ = (
-        # The unfinished matches (finished_at NULL) by activity: the live rooms and the
-        # abandoned ones are each one range of it, room ids included, so the index alone
-        # answers.
-        Index("ix_matches_live", "finished_at", "active_at", "room_id"),
-    )
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    """1 for a room's first match, 2 for its rematch, ..."""
-    seed: Mapped[int] = mapped_column(BigInteger)
-    first_dealer: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
-    active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    """The last time anything happened in the match: made, a seat taken, a move played."""
-    winner: Mapped[int | None] = mapped_column(Integer)
-    totals: Mapped[list[int] | None] = mapped_column(JSON)
-
-
-class HandRow(Base):
-    __tablename__ = "hands"
-
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    dealer: Mapped[int] = mapped_column(Integer)
-    deals: Mapped[list[list[str]]] = mapped_column(JSON)
-    """Every deck dealt for this hand, in order: the last one is played."""
-
-
-class MoveRow(Base):
-    __tablename__ = "moves"
-
-    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    """Moves played before this one in the match."""
-    hand: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
-    move: Mapped[str] = mapped_column(String(64))
-    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,14 +310,14 @@ class Storage:
     def _add_match(
         self, session: Session, room_id: str, number: int, game: Game, seed: int
     ) -> MatchRow:
-        now = _now()
+        moment = now()
         match = MatchRow(
             room_id=room_id,
             number=number,
             seed=seed,
             first_dealer=game.first_dealer,
-            created_at=now,
-            active_at=now,
+            created_at=moment,
+            active_at=moment,
         )
         session.add(match)
         session.flush()
@@ -429,7 +348,7 @@ class Storage:
             session.execute(
                 update(MatchRow)
                 .where(MatchRow.room_id == room_id, MatchRow.finished_at.is_(None))
-                .values(active_at=_now())
+                .values(active_at=now())
             )
 
     @_store
@@ -451,7 +370,7 @@ class Storage:
         many matches are played at once."""
         if not writes:
             return
-        now = _now()
+        moment = now()
         with self.engine.begin() as connection:
             connection.execute(
                 insert(MoveRow),
@@ -462,7 +381,7 @@ class Storage:
                         "hand": w.hand,
                         "seat": w.seat,
                         "move": w.move,
-                        "played_at": now,
+                        "played_at": moment,
                     }
                     for w in writes
                 ],
@@ -477,7 +396,7 @@ class Storage:
             connection.execute(
                 update(MatchRow)
                 .where(MatchRow.id.in_(sorted({w.match_id for w in writes})))
-                .values(active_at=now)
+                .values(active_at=moment)
             )
             for w in writes:
                 if w.finished is not None:
@@ -485,7 +404,7 @@ class Storage:
                     connection.execute(
                         update(MatchRow)
                         .where(MatchRow.id == w.match_id)
-                        .values(finished_at=now, winner=winner, totals=totals)
+                        .values(finished_at=moment, winner=winner, totals=totals)
                     )
 
     @_store
@@ -621,9 +540,7 @@ class Storage:
             return match, room, self._record(session, room, match)
 
     @_read
-    def finished_match_record(
-        self, match_id: int
-    ) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
+    def finished_match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
         """A finished match's record, or None. An unknown match and one still being played
         run the very same statements, so asking tells nothing of the matches in play."""
         if not 1 <= match_id <= MAX_ID:

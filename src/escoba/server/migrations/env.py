@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from escoba.server.storage import Base
+from escoba.server.tables import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None:
