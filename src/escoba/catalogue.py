@@ -29,9 +29,11 @@ from .errors import EscobaError
 
 __all__ = [
     "LANGUAGES",
+    "LANGUAGE_NAMES",
     "PLURAL_CATEGORIES",
     "as_json",
     "directory",
+    "is_plural",
     "keys",
     "message_key",
     "plural",
@@ -41,6 +43,16 @@ __all__ = [
 
 LANGUAGES: Final = ("en", "de", "es", "it", "fr", "pt-BR")
 """The languages, by the codes people and browsers use (BCP 47); English first, the default."""
+
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "de": "Deutsch",
+    "es": "Español",
+    "it": "Italiano",
+    "fr": "Français",
+    "pt-BR": "Português (Brasil)",
+}
+"""Each language by its own name, for a language picker: the same whatever language is shown."""
 
 PLURAL_CATEGORIES: Final = ("one", "other")
 """The CLDR plural category of each gettext plural form, by index. Right for our six
@@ -81,6 +93,14 @@ def keys(domain: str = "escoba") -> frozenset[str]:
     """Every message key of a domain (those of its English catalogue)."""
     singular, plurals = _messages("en", domain)
     return frozenset(singular) | frozenset(plurals)
+
+
+def is_plural(key: str, domain: str = "escoba") -> bool:
+    """Whether a message has plural forms (shown with :func:`plural`, given a count)."""
+    singular, plurals = _messages("en", domain)
+    if key not in singular and key not in plurals:
+        raise EscobaError(f"unknown message key {key!r}")
+    return key in plurals
 
 
 def text(key: str, language: str = "en", /, **params: object) -> str:
