@@ -44,7 +44,7 @@ from ..rules import (
     RuleSet,
     preset_name,
 )
-from . import scorepad_api
+from . import scorepad_api, texts_api
 from .connections import RATE_PER_SECOND, Connection
 from .hub import Hub
 from .limits import DEFAULT_LIMITS, Limits
@@ -189,6 +189,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.include_router(scorepad_api.router)
+    app.include_router(texts_api.router)
 
     # -- API
 
