@@ -1,9 +1,9 @@
 // The dialogs of the game screen: the score pad (one hand's breakdown and the running totals)
 // and the rules cheat sheet (from the server, in the chosen language).
 
-import { known, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { language } from "./prefs.js";
-import { api, choiceName, errorText } from "./rooms.js";
+import { api, categoryName, errorText } from "./rooms.js";
 import { sideName } from "./game-names.js";
 import { element } from "./game-view.js";
 
@@ -20,13 +20,6 @@ export function closeDialog(dialog) {
   if (!dialog.open) return;
   if (typeof dialog.close === "function") dialog.close();
   else dialog.removeAttribute("open");
-}
-
-function categoryName(category, rules) {
-  if (category === "sevens" && rules?.sevens) {
-    return t("game.cat.sevens_named", { label: choiceName("sevens", rules.sevens) });
-  }
-  return known(`game.cat.${category}`) ?? category.replaceAll("_", " ");
 }
 
 // The winner in words, from the viewer's side: "You win!" or "Ana wins".
@@ -55,7 +48,7 @@ function breakdownTable({ room, match }, result) {
   head.append(headRow(room, match.seat, ""));
   const body = element("tbody");
   const info = element("tr", "info");
-  info.append(element("th", "", t("game.cards_taken")), ...result.cards.map((n) => element("td", "", String(n))));
+  info.append(element("th", "", t("common.cards_taken")), ...result.cards.map((n) => element("td", "", String(n))));
   body.append(info);
   const keys = [...CATEGORIES.filter((key) => key in result.breakdown), ...Object.keys(result.breakdown).filter((key) => !CATEGORIES.includes(key))];
   for (const key of keys) {
@@ -68,7 +61,7 @@ function breakdownTable({ room, match }, result) {
     body.append(row);
   }
   const sum = element("tr", "sum");
-  sum.append(element("th", "", t("game.points_hand")), ...result.points.map((n) => element("td", "", String(n))));
+  sum.append(element("th", "", t("common.hand_points")), ...result.points.map((n) => element("td", "", String(n))));
   body.append(sum);
   table.append(head, body);
   return table;
@@ -77,7 +70,7 @@ function breakdownTable({ room, match }, result) {
 function runningTable({ room, match }) {
   const table = element("table", "grid running");
   const head = element("thead");
-  head.append(headRow(room, match.seat, t("game.hand")));
+  head.append(headRow(room, match.seat, t("common.hand")));
   const body = element("tbody");
   const running = room.sides.map(() => 0);
   match.results.forEach((result, index) => {
@@ -92,7 +85,7 @@ function runningTable({ room, match }) {
     body.append(row);
   });
   const total = element("tr", "sum");
-  total.append(element("th", "", t("game.total")), ...match.totals.map((n) => element("td", "", String(n))));
+  total.append(element("th", "", t("common.total")), ...match.totals.map((n) => element("td", "", String(n))));
   body.append(total);
   table.append(head, body);
   return table;
@@ -107,12 +100,12 @@ export function showScorepad(state, overBox, index = state.match.results.length 
   const body = byId("scorepad-body");
   const parts = [];
   if (result) {
-    byId("scorepad-title").textContent = t("game.scorepad_hand", { n: index + 1 });
+    byId("scorepad-title").textContent = t("common.hand_over", { n: index + 1 });
     parts.push(breakdownTable(state, result));
     parts.push(element("h3", "", t("game.running_totals", { n: state.room.rules?.target_score ?? "?" })));
     parts.push(runningTable(state));
   } else {
-    byId("scorepad-title").textContent = t("game.scorepad");
+    byId("scorepad-title").textContent = t("common.scorepad");
     parts.push(element("p", "", t("game.no_hand_yet")));
   }
   body.replaceChildren(...parts);
@@ -121,7 +114,7 @@ export function showScorepad(state, overBox, index = state.match.results.length 
     overBox.hidden = false;
     actions.prepend(overBox);
   }
-  byId("scorepad-close").textContent = match.over ? t("game.close") : t("game.continue");
+  byId("scorepad-close").textContent = match.over ? t("common.close") : t("game.continue");
   openDialog(dialog);
 }
 
@@ -135,7 +128,7 @@ export async function showRules(room) {
   openDialog(dialog);
   let sheet = sheets.get(`${room}/${lang}`);
   if (!sheet) {
-    body.replaceChildren(element("p", "", t("game.loading")));
+    body.replaceChildren(element("p", "", t("common.loading")));
     try {
       sheet = await api(`/api/rooms/${encodeURIComponent(room)}/cheatsheet?language=${lang}`);
       sheets.set(`${room}/${lang}`, sheet);

@@ -1,7 +1,7 @@
 // The invite on the game screen: when this browser has no seat in the room, show who plays,
 // take a free person's seat (or watch), and keep the new ticket; or say the room is gone.
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import {
   MAX_NICKNAME, api, errorText, lastNickname, levelName, presetName, rememberNickname, saveTicket,
 } from "./rooms.js";
@@ -49,14 +49,14 @@ export async function showJoin() {
   for (const id of ["join-seats", "join-about"]) byId(id).hidden = false;
   byId("join-about").textContent = info.partnerships
     ? t("game.join_about_pairs", { game: presetName(info.preset) })
-    : t("game.join_about", { game: presetName(info.preset), n: info.players });
+    : t("game.join_about", { game: presetName(info.preset), players: tn("count.players", info.players) });
   const seats = info.seats.map((seat) => {
     const item = document.createElement("li");
     let name;
-    if (seat.kind === "computer") name = t("game.computer", { level: levelName(seat.level) });
+    if (seat.kind === "computer") name = t("common.computer", { level: levelName(seat.level) });
     else if (seat.taken) name = seat.nickname ?? "?";
     else name = t("game.free_seat");
-    item.textContent = `${t("game.seat_n", { n: seat.seat + 1 })}: ${name}`;
+    item.textContent = `${t("common.seat_n", { n: seat.seat + 1 })}: ${name}`;
     item.classList.toggle("free", seat.kind === "person" && !seat.taken);
     return item;
   });
@@ -67,7 +67,7 @@ export async function showJoin() {
   byId("watch-room").hidden = false;
   byId("join-seat-field").hidden = free.length < 2;
   byId("join-seat").replaceChildren(
-    ...free.map((seat) => new Option(t("game.seat_n", { n: seat.seat + 1 }), String(seat.seat))),
+    ...free.map((seat) => new Option(t("common.seat_n", { n: seat.seat + 1 }), String(seat.seat))),
   );
   const nickname = byId("join-nickname");
   if (!nickname.value) nickname.value = lastNickname();
@@ -80,7 +80,7 @@ async function join(event) {
   errorBox.hidden = true;
   const nickname = byId("join-nickname").value.trim().slice(0, MAX_NICKNAME);
   if (!nickname) {
-    errorBox.textContent = t("game.need_nickname");
+    errorBox.textContent = t("common.need_nickname");
     errorBox.hidden = false;
     return;
   }

@@ -3,7 +3,7 @@
 // except cardFace/cardBack, which return the SVG markup drawn by cards.js.
 
 import { cardBackSvg, cardName, cardSvg, isCard } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { deckStyle, language } from "./prefs.js";
 import { levelName } from "./rooms.js";
 
@@ -31,10 +31,10 @@ export function sideOf(room, seat) {
 
 // A seat as the viewer sees it: "you", the nickname, "computer (medium)" or "free seat".
 export function seatName(room, seat, mySeat) {
-  if (seat === mySeat) return t("game.you");
+  if (seat === mySeat) return t("common.you");
   const info = room.seats.find((entry) => entry.seat === seat);
-  if (!info) return t("game.seat_n", { n: seat + 1 });
-  if (info.kind === "computer") return t("game.computer", { level: levelName(info.level) });
+  if (!info) return t("common.seat_n", { n: seat + 1 });
+  if (info.kind === "computer") return t("common.computer", { level: levelName(info.level) });
   if (!info.taken || !info.nickname) return t("game.free_seat");
   return info.nickname;
 }
@@ -44,7 +44,7 @@ export function sideName(room, side, mySeat) {
   const seats = room.sides[side] ?? [];
   const infos = seats.map((seat) => room.seats.find((entry) => entry.seat === seat));
   if (seats.length > 1 && infos.every((info) => info?.kind === "computer")) {
-    return t("game.computers", { levels: infos.map((info) => levelName(info.level)).join(" & ") });
+    return t("common.computers", { levels: infos.map((info) => levelName(info.level)).join(" & ") });
   }
   const mine = seats.includes(mySeat);
   const ordered = mine ? [mySeat, ...seats.filter((seat) => seat !== mySeat)] : seats;
@@ -75,7 +75,7 @@ export function eventText(event, room, mySeat) {
   if (event.kind === "deal") return t("game.event_deal", { round: event.round ?? 1 });
   if (event.kind === "initial_sweep") {
     return t("game.event_initial_sweep", {
-      who: seatName(room, event.dealer, mySeat), cards: cardList(event.cards), n: event.sweeps,
+      who: seatName(room, event.dealer, mySeat), cards: cardList(event.cards), sweeps: tn("count.sweeps", event.sweeps),
     });
   }
   if (event.kind === "redeal") return t("game.event_redeal", { cards: cardList(event.cards) });

@@ -2,7 +2,7 @@
 // hand, the capture choice, the hint, the totals; and the short animation of each play.
 // It only draws: clicks go back to game.js through the handlers given to the constructor.
 
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { levelName } from "./rooms.js";
 import {
   cardBack, cardFace, cardLabel, cardList, eventText, moveText, seatName, sideName, sideOf,
@@ -109,7 +109,7 @@ export class Board {
     this.renderChoice(ui);
     this.renderHint(ui);
     this.renderTotals(state);
-    byId("hand-number").textContent = t("game.hand_n", { n: match.hand_number + 1 });
+    byId("hand-number").textContent = t("common.hand_n", { n: match.hand_number + 1 });
   }
 
   renderSeat(node, seat, { room, match }, sweeps) {
@@ -137,7 +137,7 @@ export class Board {
     head.append(dot, name);
     if (match.dealer === seat) {
       const chip = element("span", "chip dealer", t("game.dealer_chip"));
-      chip.title = t("game.dealer");
+      chip.title = t("common.dealer");
       head.append(chip);
     }
     if (offline) head.append(element("span", "away-text", info.taken ? t("game.offline") : t("game.waiting_friend")));
@@ -147,12 +147,12 @@ export class Board {
     const pile = element("div", "pile");
     pile.dataset.side = String(side);
     const taken = match.captured[side]?.length ?? 0;
-    pile.title = t("game.pile_title", { n: taken });
+    pile.title = tn("count.cards_taken", taken);
     const stack = element("span", `pile-stack${taken ? "" : " empty"}`);
     if (taken) stack.innerHTML = cardBack();
     pile.append(stack, element("span", "pile-count", String(taken)));
     const marks = element("span", "sweeps");
-    marks.title = t("game.sweeps_title", { n: match.sweeps[side] ?? 0 });
+    marks.title = tn("count.sweeps", match.sweeps[side] ?? 0);
     for (const card of sweeps[side] ?? []) {
       const mark = element("span", card ? "sweep-card" : "sweep-mark");
       if (card) {
@@ -173,11 +173,11 @@ export class Board {
     byId("stock-card").innerHTML = match.stock_size ? cardBack() : "";
     byId("stock-card").classList.toggle("empty", !match.stock_size);
     byId("stock-size").textContent = String(match.stock_size);
-    byId("stock").title = t("game.stock_title", { n: match.stock_size });
+    byId("stock").title = tn("common.stock_left", match.stock_size);
     const turn = byId("turn");
     turn.dataset.seat = match.to_move === null || match.over ? "" : String(match.to_move);
     turn.classList.toggle("mine", match.to_move === me && me !== null && !match.over);
-    if (match.over) turn.textContent = t("game.match_over");
+    if (match.over) turn.textContent = t("common.match_over");
     else if (match.to_move === null) turn.textContent = "";
     else if (match.to_move === me) turn.textContent = t("game.your_turn");
     else turn.textContent = t("game.their_turn", { who: seatName(room, match.to_move, me) });
@@ -201,7 +201,7 @@ export class Board {
       for (const button of fresh) button.classList.add("enter");
     }
     this.lastTable = new Set(match.table);
-    if (!match.table.length) this.table.append(element("p", "empty-table", t("game.empty_table")));
+    if (!match.table.length) this.table.append(element("p", "empty-table", t("common.table_empty")));
 
     // The latest play of this hand (or the dealer's initial sweep, or a redeal); before any,
     // the play that ended the previous hand; else the deal.

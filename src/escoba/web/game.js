@@ -1,8 +1,8 @@
 // The game screen, /room/<id> (room.html): take a seat (or watch), connect to the room's
 // WebSocket, draw each state the server sends and send your plays, hints and rematches.
 // Modules: game-net.js (socket), game-view.js (board and animation), game-dialogs.js (score
-// pad, rules), game-join.js (the invite form), game-names.js (words), game-texts.js (i18n),
-// rooms.js (tickets, API).
+// pad, rules), game-join.js (the invite form), game-names.js (words), i18n.js (the texts, from
+// the server's catalogues), rooms.js (tickets, API).
 //
 // Stable hooks for browser tests (data-testid):
 //   join-nickname, join-room, watch-room   the invite form when this browser has no seat
@@ -33,7 +33,6 @@ import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
-import "./game-texts.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");

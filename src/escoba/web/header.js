@@ -1,16 +1,16 @@
 // The bar at the top of every page: links, and the language and deck-style pickers.
 
 import { DECK_STYLES, LANGUAGES, deckStyle, language, setDeckStyle, setLanguage } from "./prefs.js";
-import { applyTexts, t } from "./i18n.js";
+import { applyTexts, capitalised, t, useLanguage } from "./i18n.js";
 
 export function mountHeader(container) {
   container.classList.add("site-header");
   container.innerHTML = `
     <a class="brand" href="/">escoba</a>
     <nav>
-      <a href="/" data-i18n="nav.play"></a>
-      <a href="/history" data-i18n="nav.history"></a>
-      <a href="/scorepad" data-i18n="nav.scorepad"></a>
+      <a href="/" data-i18n="common.play"></a>
+      <a href="/history" data-i18n="common.finished_matches"></a>
+      <a href="/scorepad" data-i18n="common.scorepad"></a>
     </nav>
     <label class="picker"><span data-i18n="nav.language"></span>
       <select id="language-picker" name="language"></select></label>
@@ -19,13 +19,23 @@ export function mountHeader(container) {
   const languages = container.querySelector("#language-picker");
   const decks = container.querySelector("#deck-picker");
   const fill = () => {
-    languages.innerHTML = LANGUAGES.map((lang) => `<option value="${lang}">${t(`language.${lang}`)}</option>`).join("");
-    decks.innerHTML = DECK_STYLES.map((style) => `<option value="${style}">${t(`deck.${style}`)}</option>`).join("");
+    // Texts go in as text, never as markup.
+    languages.replaceChildren(...LANGUAGES.map((lang) => new Option(t(`language.${lang}`), lang)));
+    decks.replaceChildren(...DECK_STYLES.map((style) => new Option(capitalised(t(`deck.${style}`)), style)));
     languages.value = language();
     decks.value = deckStyle();
     applyTexts(container);
   };
-  languages.addEventListener("change", () => setLanguage(languages.value));
+  languages.addEventListener("change", async () => {
+    const chosen = languages.value;
+    try {
+      // The texts first, so that the page redraws at once in the new language.
+      if (await useLanguage(chosen)) setLanguage(chosen);
+    } catch (error) {
+      console.warn(String(error?.message ?? error));
+      languages.value = language();
+    }
+  });
   decks.addEventListener("change", () => setDeckStyle(decks.value));
   window.addEventListener("escoba:prefs", fill);
   document.documentElement.lang = language();

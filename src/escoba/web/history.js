@@ -11,89 +11,9 @@
 //   history-error   the message shown when the list could not be loaded
 
 import { mountHeader } from "./header.js";
-import { applyTexts, register, t } from "./i18n.js";
+import { applyTexts, t } from "./i18n.js";
 import { language } from "./prefs.js";
 import { api, levelName, presetName } from "./rooms.js";
-
-register({
-  en: {
-    "history.title": "Finished matches",
-    "history.intro": "Every finished match on this server, newest first. Open one to watch it again card by card.",
-    "history.loading": "Loading finished matches…",
-    "history.empty": "No match has finished yet.",
-    "history.empty_link": "Play one!",
-    "history.error": "The finished matches could not be loaded: {message}",
-    "history.col.date": "Finished",
-    "history.col.game": "Game",
-    "history.col.players": "Players",
-    "history.col.score": "Score",
-    "history.col.winner": "Winner",
-    "history.computer": "Computer ({level})",
-    "history.watch": "Replay",
-    "history.watch_title": "Watch the replay of match {id}",
-    "history.match_number": "match {number}",
-    "history.partnerships": "partnerships",
-    "history.versus": "vs",
-    "history.no_winner": "—",
-  },
-  de: {
-    "history.title": "Beendete Partien",
-    "history.intro": "Alle beendeten Partien auf diesem Server, die neueste zuerst. Öffne eine, um sie Karte für Karte noch einmal anzusehen.",
-    "history.loading": "Beendete Partien werden geladen …",
-    "history.empty": "Noch ist keine Partie beendet.",
-    "history.empty_link": "Spiel eine!",
-    "history.error": "Die beendeten Partien konnten nicht geladen werden: {message}",
-    "history.col.date": "Beendet",
-    "history.col.game": "Spiel",
-    "history.col.players": "Spieler",
-    "history.col.score": "Stand",
-    "history.col.winner": "Sieger",
-    "history.computer": "Computer ({level})",
-    "history.watch": "Ansehen",
-    "history.watch_title": "Partie {id} noch einmal ansehen",
-    "history.match_number": "Partie {number}",
-    "history.partnerships": "Paare",
-    "history.versus": "gegen",
-  },
-  es: {
-    "history.title": "Partidas terminadas",
-    "history.intro": "Todas las partidas terminadas en este servidor, la más reciente primero. Abre una para verla de nuevo carta a carta.",
-    "history.loading": "Cargando las partidas terminadas…",
-    "history.empty": "Todavía no ha terminado ninguna partida.",
-    "history.empty_link": "¡Juega una!",
-    "history.error": "No se pudieron cargar las partidas terminadas: {message}",
-    "history.col.date": "Terminada",
-    "history.col.game": "Juego",
-    "history.col.players": "Jugadores",
-    "history.col.score": "Resultado",
-    "history.col.winner": "Ganador",
-    "history.computer": "Ordenador ({level})",
-    "history.watch": "Repetición",
-    "history.watch_title": "Ver la repetición de la partida {id}",
-    "history.match_number": "partida {number}",
-    "history.partnerships": "por parejas",
-    "history.versus": "contra",
-  },
-  it: {
-    "history.title": "Partite finite",
-    "history.intro": "Tutte le partite finite su questo server, la più recente per prima. Aprine una per rivederla carta per carta.",
-    "history.loading": "Caricamento delle partite finite…",
-    "history.empty": "Nessuna partita è ancora finita.",
-    "history.empty_link": "Giocane una!",
-    "history.error": "Impossibile caricare le partite finite: {message}",
-    "history.col.date": "Finita",
-    "history.col.game": "Gioco",
-    "history.col.players": "Giocatori",
-    "history.col.score": "Punteggio",
-    "history.col.winner": "Vincitore",
-    "history.computer": "Computer ({level})",
-    "history.watch": "Rivedi",
-    "history.watch_title": "Rivedi la partita {id}",
-    "history.match_number": "partita {number}",
-    "history.partnerships": "a coppie",
-    "history.versus": "contro",
-  },
-});
 
 // -- helpers shared with replay.js
 
@@ -126,7 +46,7 @@ export function sideOf(seat, sides) {
 // A computer seat is named by its level in the reader's language; a person by the nickname.
 export function seatName(names, seat, levels = null) {
   const level = levels?.[seat];
-  if (typeof level === "string" && level) return t("history.computer", { level: levelName(level) });
+  if (typeof level === "string" && level) return t("common.computer", { level: levelName(level) });
   const name = names?.[seat];
   return typeof name === "string" && name ? name : `#${seat + 1}`;
 }
@@ -172,16 +92,16 @@ function row(match) {
   const href = `/replay/${encodeURIComponent(match.id)}`;
   const date = parseUtc(match.finished_at);
 
-  const game = el("td", { class: "game", "data-label": t("history.col.game") },
+  const game = el("td", { class: "game", "data-label": t("common.game") },
     el("span", { class: "preset", text: presetName(match.preset) }));
   const details = [];
-  if (match.partnerships) details.push(t("history.partnerships"));
+  if (match.partnerships) details.push(t("common.partnerships"));
   if (match.number > 1) details.push(t("history.match_number", { number: match.number }));
   if (details.length) game.append(el("span", { class: "details", text: details.join(" · ") }));
 
   const players = el("span", { class: "sides" });
   sides.forEach((seats, side) => {
-    if (side > 0) players.append(el("span", { class: "versus", text: ` ${t("history.versus")} ` }));
+    if (side > 0) players.append(el("span", { class: "versus", text: ` ${t("common.versus")} ` }));
     players.append(el("span", { class: side === winner ? "side won" : "side", text: sideName(match.names, seats, match.levels) }));
   });
 
@@ -200,7 +120,7 @@ function row(match) {
     el("td", { class: "date", "data-label": t("history.col.date") },
       el("a", { href, text: formatDate(date), title: date ? date.toLocaleString(language()) : null })),
     game,
-    el("td", { class: "players", "data-label": t("history.col.players") }, players),
+    el("td", { class: "players", "data-label": t("common.players") }, players),
     el("td", { class: "score", "data-label": t("history.col.score") }, score),
     winnerCell,
     el("td", { class: "action" },
@@ -214,7 +134,7 @@ function row(match) {
 }
 
 function render() {
-  document.title = `${t("history.title")} · Escoba`;
+  document.title = `${t("common.finished_matches")} · Escoba`;
   applyTexts(document.querySelector("main"));
   const loading = document.getElementById("history-loading");
   const empty = document.getElementById("history-empty");

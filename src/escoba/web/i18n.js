@@ -1,27 +1,88 @@
-// Page texts in English, German, Spanish and Italian. Each page module registers its own
-// texts; t() looks a key up in the chosen language, falling back to English.
+// Page texts from the server's gettext catalogues (GET /api/texts?language=fr: the "web" domain
+// and the game words it shares with the Python side). The chosen language's texts are fetched
+// once per page load, before any page module runs (this module awaits them at the top level),
+// and once more for each language picked later (useLanguage, before the page redraws).
+// No text lives in the scripts: a key the catalogue lacks shows as the key itself.
 
 import { LANGUAGES, language } from "./prefs.js";
 
-const catalogues = Object.fromEntries(LANGUAGES.map((lang) => [lang, {}]));
+const fetched = new Map(); // language -> Promise of its texts, kept for switching back
+const pluralRules = new Map(); // language -> Intl.PluralRules
+let texts = {};
+let shown = "en"; // the language of `texts`
+let asked = 0; // choices are numbered: a slow download never overrides a later choice
 
-export function register(texts) {
-  for (const [lang, entries] of Object.entries(texts)) {
-    if (!catalogues[lang]) throw new Error(`unknown language ${lang}`);
-    Object.assign(catalogues[lang], entries);
-  }
+async function download(lang) {
+  const response = await fetch(`/api/texts?language=${encodeURIComponent(lang)}`);
+  if (!response.ok) throw new Error(`the texts in ${lang} could not be loaded (HTTP ${response.status})`);
+  return response.json();
 }
 
-// t("points", {n: 3}) -> "3 points"; {name} placeholders are filled from params.
-export function t(key, params = {}, lang = language()) {
-  const template = catalogues[lang][key] ?? catalogues.en[key] ?? key;
+function textsIn(lang) {
+  if (!fetched.has(lang)) {
+    // A failed download is forgotten, so that the next choice of this language tries again.
+    const pending = download(lang).catch((error) => {
+      fetched.delete(lang);
+      throw error;
+    });
+    fetched.set(lang, pending);
+  }
+  return fetched.get(lang);
+}
+
+// Load a language's texts and use them from now on (true), unless another language was asked
+// for meanwhile (false). Pages redraw afterwards, on prefs' event.
+export async function useLanguage(lang) {
+  if (!LANGUAGES.includes(lang)) throw new Error(`unknown language ${lang}: choose one of ${LANGUAGES.join(", ")}`);
+  const number = ++asked;
+  const loaded = await textsIn(lang);
+  if (number !== asked) return false;
+  texts = loaded;
+  shown = lang;
+  return true;
+}
+
+// The language the texts are in (the chosen one, unless its texts could not be loaded).
+export function textLanguage() {
+  return shown;
+}
+
+function fill(template, params) {
+  // One pass over the template: a value that contains "{name}" is never filled in again.
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
-// The text for key, or null when no language has it (t() would hand back the key itself).
+function plurals() {
+  if (!pluralRules.has(shown)) pluralRules.set(shown, new Intl.PluralRules(shown));
+  return pluralRules.get(shown);
+}
+
+// t("common.seat_n", {n: 3}) -> "Seat 3"; {name} placeholders are filled from params.
+export function t(key, params = {}) {
+  const entry = texts[key];
+  if (entry === undefined) return fill(key, params);
+  return fill(typeof entry === "string" ? entry : entry.other, params);
+}
+
+// The form for `count` things: tn("common.stock_left", 1) -> "1 card left in the stock".
+// {count} is the count unless params say otherwise. A form the catalogue lacks (CLDR's "many"
+// for a million in French, say) is its "other".
+export function tn(key, count, params = {}) {
+  const entry = texts[key];
+  const values = { count, ...params };
+  if (entry === undefined) return fill(key, values);
+  if (typeof entry === "string") return fill(entry, values);
+  return fill(entry[plurals().select(count)] ?? entry.other, values);
+}
+
+// The text for key, or null when the catalogue has none (t() would hand back the key itself).
 export function known(key, params) {
-  const text = t(key, params);
-  return text === key ? null : text;
+  return key in texts ? t(key, params) : null;
+}
+
+// A text that heads a line, a menu entry or a table row: "most cards" -> "Most cards".
+export function capitalised(text) {
+  return text ? text[0].toLocaleUpperCase(shown) + text.slice(1) : text;
 }
 
 // Fill every element marked data-i18n="key" (text) or data-i18n-title / -placeholder / -aria.
@@ -36,26 +97,10 @@ export function applyTexts(root = document) {
   }
 }
 
-register({
-  en: {
-    "nav.play": "Play", "nav.history": "Finished matches", "nav.scorepad": "Score pad",
-    "nav.language": "Language", "nav.deck": "Cards",
-    "deck.french": "French", "deck.spanish": "Spanish", "deck.italian": "Italian",
-    "language.en": "English", "language.de": "Deutsch", "language.es": "Español", "language.it": "Italiano",
-  },
-  de: {
-    "nav.play": "Spielen", "nav.history": "Beendete Partien", "nav.scorepad": "Punkteblock",
-    "nav.language": "Sprache", "nav.deck": "Karten",
-    "deck.french": "Französisch", "deck.spanish": "Spanisch", "deck.italian": "Italienisch",
-  },
-  es: {
-    "nav.play": "Jugar", "nav.history": "Partidas terminadas", "nav.scorepad": "Hoja de puntos",
-    "nav.language": "Idioma", "nav.deck": "Cartas",
-    "deck.french": "Francesas", "deck.spanish": "Españolas", "deck.italian": "Italianas",
-  },
-  it: {
-    "nav.play": "Gioca", "nav.history": "Partite finite", "nav.scorepad": "Segnapunti",
-    "nav.language": "Lingua", "nav.deck": "Carte",
-    "deck.french": "Francesi", "deck.spanish": "Spagnole", "deck.italian": "Italiane",
-  },
-});
+// The chosen language's texts before the page draws anything; English if those fail.
+try {
+  await useLanguage(language());
+} catch (error) {
+  console.warn(String(error?.message ?? error));
+  if (language() !== "en") await useLanguage("en").catch(() => {});
+}

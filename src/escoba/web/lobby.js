@@ -13,7 +13,7 @@
 // Rule options live in a <details id="options">, one field per option named `option-<name>`.
 
 import { mountHeader } from "./header.js";
-import { applyTexts, known, register, t } from "./i18n.js";
+import { applyTexts, known, t, tn } from "./i18n.js";
 import {
   LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, lastNickname,
   levelName, optionName, presetName, rememberNickname, saveTicket,
@@ -56,7 +56,7 @@ function seatLabel(seat) {
   if (partnerships.checked && playersSelect.value === "4") {
     return seat === 2 ? t("lobby.seat_partner") : t("lobby.seat_opponent", { n: seat + 1 });
   }
-  return t("lobby.seat_n", { n: seat + 1 });
+  return t("common.seat_n", { n: seat + 1 });
 }
 
 function fillSeats() {
@@ -169,7 +169,7 @@ function markChanged() {
   }
   const count = Object.keys(changed).length;
   const summary = document.querySelector("#options summary");
-  summary.textContent = count ? t("lobby.options_changed", { n: count }) : t("lobby.options");
+  summary.textContent = count ? tn("lobby.options_changed", count) : t("lobby.options");
 }
 
 function showError(message) {
@@ -182,7 +182,7 @@ async function createRoom(event) {
   showError("");
   const nickname = nicknameInput.value.trim().slice(0, MAX_NICKNAME);
   if (!nickname) {
-    showError(t("lobby.need_nickname"));
+    showError(t("common.need_nickname"));
     nicknameInput.focus();
     return;
   }
@@ -213,7 +213,7 @@ async function createRoom(event) {
 
 function roomStatusText(info) {
   const names = info.seats.map((seat) => (seat.kind === "computer" ? levelName(seat.level) : seat.nickname ?? "…"));
-  const status = info.status === "over" ? t("lobby.room_over") : t("lobby.room_playing");
+  const status = info.status === "over" ? t("common.match_over") : t("lobby.room_playing");
   return `${presetName(info.preset)} · ${names.join(", ")} · ${status}`;
 }
 
@@ -306,149 +306,5 @@ async function start() {
     showError(errorText(error.code, error.message));
   }
 }
-
-register({
-  en: {
-    "lobby.title": "Escoba, Scopa, Escova",
-    "lobby.tagline": "The fishing card games of Spain, Italy and Brazil: play a card, take cards from the table, sweep it clean. Against the computer or with friends.",
-    "lobby.new_room": "New game",
-    "lobby.nickname": "Your name",
-    "lobby.nickname_placeholder": "e.g. Ana",
-    "lobby.need_nickname": "Please enter your name.",
-    "lobby.game": "Game",
-    "lobby.players": "Players",
-    "lobby.partnerships": "Partners sit opposite (2 against 2)",
-    "lobby.seats": "Seats",
-    "lobby.seat_you": "You",
-    "lobby.you_play_here": "you play here",
-    "lobby.seat_n": "Seat {n}",
-    "lobby.seat_partner": "Partner",
-    "lobby.seat_opponent": "Opponent (seat {n})",
-    "lobby.kind_person": "A friend (joins with the link)",
-    "lobby.kind_computer": "Computer: {level}",
-    "lobby.options": "Rule options",
-    "lobby.options_changed": "Rule options ({n} changed)",
-    "lobby.options_hint": "The chosen game sets these; change any of them here.",
-    "lobby.options_reset": "Back to the game's rules",
-    "lobby.play": "Play",
-    "lobby.your_rooms": "Your rooms",
-    "lobby.room_as": "Room {room} as {nickname}",
-    "lobby.room_over": "match over",
-    "lobby.room_playing": "playing",
-    "lobby.room_gone": "this room no longer exists",
-    "lobby.forget": "Forget this room",
-    "lobby.blurb.escoba": "Take cards that make 15 with yours. Setenta for the sevens. First to 21.",
-    "lobby.blurb.escoba-fournier": "Escoba where the most sevens win the sevens point. First to 21.",
-    "lobby.blurb.escoba-primiera": "Escoba with the old primiera count for the sevens. First to 21.",
-    "lobby.blurb.escoba-classic": "Escoba with most sevens, and a bonus for all four. First to 21.",
-    "lobby.blurb.scopa": "Take a card of the same value, or cards that sum to it. Primiera. First to 11.",
-    "lobby.blurb.escova": "The Brazilian Escoba: 15s, all ten coins score 2. First to 31.",
-  },
-  de: {
-    "lobby.tagline": "Die Fischkartenspiele aus Spanien, Italien und Brasilien: Karte ausspielen, Karten vom Tisch nehmen, den Tisch abräumen. Gegen den Computer oder mit Freunden.",
-    "lobby.new_room": "Neues Spiel",
-    "lobby.nickname": "Dein Name",
-    "lobby.nickname_placeholder": "z. B. Ana",
-    "lobby.need_nickname": "Bitte gib deinen Namen ein.",
-    "lobby.game": "Spiel",
-    "lobby.players": "Spieler",
-    "lobby.partnerships": "Partner sitzen sich gegenüber (2 gegen 2)",
-    "lobby.seats": "Plätze",
-    "lobby.seat_you": "Du",
-    "lobby.you_play_here": "du spielst hier",
-    "lobby.seat_n": "Platz {n}",
-    "lobby.seat_partner": "Partner",
-    "lobby.seat_opponent": "Gegner (Platz {n})",
-    "lobby.kind_person": "Ein Freund (kommt über den Link)",
-    "lobby.kind_computer": "Computer: {level}",
-    "lobby.options": "Regeloptionen",
-    "lobby.options_changed": "Regeloptionen ({n} geändert)",
-    "lobby.options_hint": "Das gewählte Spiel legt diese fest; hier kannst du jede ändern.",
-    "lobby.options_reset": "Zurück zu den Regeln des Spiels",
-    "lobby.play": "Spielen",
-    "lobby.your_rooms": "Deine Tische",
-    "lobby.room_as": "Tisch {room} als {nickname}",
-    "lobby.room_over": "Partie vorbei",
-    "lobby.room_playing": "läuft",
-    "lobby.room_gone": "diesen Tisch gibt es nicht mehr",
-    "lobby.forget": "Diesen Tisch vergessen",
-    "lobby.blurb.escoba": "Nimm Karten, die mit deiner 15 ergeben. Setenta für die Siebenen. Bis 21.",
-    "lobby.blurb.escoba-fournier": "Escoba, bei der die meisten Siebenen den Siebenerpunkt holen. Bis 21.",
-    "lobby.blurb.escoba-primiera": "Escoba mit der alten Primiera-Wertung. Bis 21.",
-    "lobby.blurb.escoba-classic": "Escoba mit meisten Siebenen und Bonus für alle vier. Bis 21.",
-    "lobby.blurb.scopa": "Nimm eine Karte gleichen Werts oder Karten, die ihn ergeben. Primiera. Bis 11.",
-    "lobby.blurb.escova": "Die brasilianische Escoba: 15er, alle zehn Karo zählen 2. Bis 31.",
-  },
-  es: {
-    "lobby.tagline": "Los juegos de cartas de pesca de España, Italia y Brasil: juega una carta, llévate cartas de la mesa, haz escoba. Contra el ordenador o con amigos.",
-    "lobby.new_room": "Partida nueva",
-    "lobby.nickname": "Tu nombre",
-    "lobby.nickname_placeholder": "p. ej. Ana",
-    "lobby.need_nickname": "Escribe tu nombre, por favor.",
-    "lobby.game": "Juego",
-    "lobby.players": "Jugadores",
-    "lobby.partnerships": "Compañeros enfrentados (2 contra 2)",
-    "lobby.seats": "Asientos",
-    "lobby.seat_you": "Tú",
-    "lobby.you_play_here": "juegas aquí",
-    "lobby.seat_n": "Asiento {n}",
-    "lobby.seat_partner": "Compañero",
-    "lobby.seat_opponent": "Rival (asiento {n})",
-    "lobby.kind_person": "Un amigo (entra con el enlace)",
-    "lobby.kind_computer": "Ordenador: {level}",
-    "lobby.options": "Opciones de reglas",
-    "lobby.options_changed": "Opciones de reglas ({n} cambiadas)",
-    "lobby.options_hint": "El juego elegido las fija; aquí puedes cambiar cualquiera.",
-    "lobby.options_reset": "Volver a las reglas del juego",
-    "lobby.play": "Jugar",
-    "lobby.your_rooms": "Tus salas",
-    "lobby.room_as": "Sala {room} como {nickname}",
-    "lobby.room_over": "partida terminada",
-    "lobby.room_playing": "en juego",
-    "lobby.room_gone": "esta sala ya no existe",
-    "lobby.forget": "Olvidar esta sala",
-    "lobby.blurb.escoba": "Llévate cartas que sumen 15 con la tuya. Setenta para los sietes. A 21.",
-    "lobby.blurb.escoba-fournier": "Escoba en la que más sietes gana el punto de los sietes. A 21.",
-    "lobby.blurb.escoba-primiera": "Escoba con la antigua primiera. A 21.",
-    "lobby.blurb.escoba-classic": "Escoba con más sietes y premio por los cuatro. A 21.",
-    "lobby.blurb.scopa": "Llévate una carta del mismo valor o cartas que lo sumen. Primiera. A 11.",
-    "lobby.blurb.escova": "La escoba brasileña: quinces, los diez oros valen 2. A 31.",
-  },
-  it: {
-    "lobby.tagline": "I giochi di presa di Spagna, Italia e Brasile: gioca una carta, prendi carte dal tavolo, fai scopa. Contro il computer o con gli amici.",
-    "lobby.new_room": "Nuova partita",
-    "lobby.nickname": "Il tuo nome",
-    "lobby.nickname_placeholder": "per es. Ana",
-    "lobby.need_nickname": "Scrivi il tuo nome, per favore.",
-    "lobby.game": "Gioco",
-    "lobby.players": "Giocatori",
-    "lobby.partnerships": "Compagni di fronte (2 contro 2)",
-    "lobby.seats": "Posti",
-    "lobby.seat_you": "Tu",
-    "lobby.you_play_here": "giochi qui",
-    "lobby.seat_n": "Posto {n}",
-    "lobby.seat_partner": "Compagno",
-    "lobby.seat_opponent": "Avversario (posto {n})",
-    "lobby.kind_person": "Un amico (entra con il link)",
-    "lobby.kind_computer": "Computer: {level}",
-    "lobby.options": "Opzioni delle regole",
-    "lobby.options_changed": "Opzioni delle regole ({n} cambiate)",
-    "lobby.options_hint": "Il gioco scelto le stabilisce; qui puoi cambiarle.",
-    "lobby.options_reset": "Torna alle regole del gioco",
-    "lobby.play": "Gioca",
-    "lobby.your_rooms": "Le tue stanze",
-    "lobby.room_as": "Stanza {room} come {nickname}",
-    "lobby.room_over": "partita finita",
-    "lobby.room_playing": "in corso",
-    "lobby.room_gone": "questa stanza non esiste più",
-    "lobby.forget": "Dimentica questa stanza",
-    "lobby.blurb.escoba": "Prendi carte che fanno 15 con la tua. Setenta per i sette. A 21.",
-    "lobby.blurb.escoba-fournier": "Escoba in cui più sette vincono il punto dei sette. A 21.",
-    "lobby.blurb.escoba-primiera": "Escoba con la vecchia primiera. A 21.",
-    "lobby.blurb.escoba-classic": "Escoba con più sette e premio per tutti e quattro. A 21.",
-    "lobby.blurb.scopa": "Prendi una carta dello stesso valore o carte che lo sommano. Primiera. A 11.",
-    "lobby.blurb.escova": "L'escoba brasiliana: quindici, tutti i dieci denari valgono 2. A 31.",
-  },
-});
 
 start();

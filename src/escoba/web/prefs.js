@@ -1,7 +1,9 @@
 // The visitor's choices kept in the browser: language and deck style.
-// Pages listen for the "escoba:prefs" event on window to redraw when either changes.
+// Pages listen for the "escoba:prefs" event on window to redraw when either changes; a new
+// language's texts are loaded first (header.js calls i18n.js's useLanguage before setLanguage).
 
-export const LANGUAGES = ["en", "de", "es", "it"];
+// BCP 47 codes, as the server's catalogues name them (GET /api/texts?language=pt-BR).
+export const LANGUAGES = ["en", "de", "es", "it", "fr", "pt-BR"];
 export const DECK_STYLES = ["french", "spanish", "italian"];
 
 const LANGUAGE_KEY = "escoba.language";
@@ -15,7 +17,11 @@ function stored(key) {
   }
 }
 
+// What was chosen on this page, for when storage is disabled.
+const chosenHere = {};
+
 function store(key, value) {
+  chosenHere[key] = value;
   try {
     window.localStorage.setItem(key, value);
   } catch {
@@ -23,15 +29,26 @@ function store(key, value) {
   }
 }
 
+// The browser's first language we have: "pt-BR" and "pt" (or "pt-PT") give pt-BR, "fr-CA" fr.
+function browserLanguage() {
+  const wanted = navigator.languages?.length ? navigator.languages : [navigator.language || "en"];
+  for (const tag of wanted) {
+    const lower = String(tag).toLowerCase();
+    const exact = LANGUAGES.find((lang) => lang.toLowerCase() === lower);
+    if (exact) return exact;
+    const base = LANGUAGES.find((lang) => lang.split("-")[0].toLowerCase() === lower.split("-")[0]);
+    if (base) return base;
+  }
+  return "en";
+}
+
 export function language() {
-  const chosen = stored(LANGUAGE_KEY);
-  if (LANGUAGES.includes(chosen)) return chosen;
-  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
-  return LANGUAGES.includes(browser) ? browser : "en";
+  const chosen = chosenHere[LANGUAGE_KEY] ?? stored(LANGUAGE_KEY);
+  return LANGUAGES.includes(chosen) ? chosen : browserLanguage();
 }
 
 export function deckStyle() {
-  const chosen = stored(DECK_KEY);
+  const chosen = chosenHere[DECK_KEY] ?? stored(DECK_KEY);
   if (DECK_STYLES.includes(chosen)) return chosen;
   return language() === "es" ? "spanish" : language() === "it" ? "italian" : "french";
 }
@@ -42,7 +59,7 @@ function changed() {
 }
 
 export function setLanguage(value) {
-  if (!LANGUAGES.includes(value)) throw new Error(`unknown language ${value}`);
+  if (!LANGUAGES.includes(value)) throw new Error(`unknown language ${value}: choose one of ${LANGUAGES.join(", ")}`);
   store(LANGUAGE_KEY, value);
   changed();
 }

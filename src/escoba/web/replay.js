@@ -26,244 +26,9 @@ import { isCard } from "./cards.js";
 import { cardBack, cardFace, cardLabel } from "./game-names.js";
 import { mountHeader } from "./header.js";
 import { el, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
-import { applyTexts, known, register, t } from "./i18n.js";
+import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
-import { ApiError, api, presetName } from "./rooms.js";
-
-register({
-  en: {
-    "replay.page_title": "Replay",
-    "replay.title": "Replay: {game}",
-    "replay.loading": "Loading the replay…",
-    "replay.not_found": "There is no finished match {id}: it may still be running, or the address is wrong.",
-    "replay.load_error": "The replay could not be loaded: {message}",
-    "replay.empty": "This match has no recorded positions.",
-    "replay.back": "← Finished matches",
-    "replay.match": "match {id}",
-    "replay.partnerships": "partnerships",
-    "replay.target": "to {points} points",
-    "replay.versus": "vs",
-    "replay.controls": "Replay controls",
-    "replay.first": "First position",
-    "replay.prev_hand": "Previous hand",
-    "replay.prev": "Previous play",
-    "replay.next": "Next play",
-    "replay.next_hand": "Next hand",
-    "replay.last": "Last position",
-    "replay.step": "step {i} / {n}",
-    "replay.slider": "Position in the match",
-    "replay.play": "Play",
-    "replay.pause": "Pause",
-    "replay.speed": "Speed",
-    "replay.keys": "Keys: ← → one play · Shift + ← → one hand · Home / End · Space play / pause",
-    "replay.hand": "Hand {hand}",
-    "replay.dealer": "dealer",
-    "replay.to_move": "to move",
-    "replay.no_cards": "no cards",
-    "replay.table_empty": "The table is empty.",
-    "replay.stock": "Stock: {count}",
-    "replay.stock_title": "{count} cards left to deal",
-    "replay.last_play": "Last play",
-    "replay.scores": "Score",
-    "replay.captured": "cards: {count}",
-    "replay.sweeps": "sweeps: {count}",
-    "replay.event.start": "Hand {hand} is dealt: {dealer} deals.",
-    "replay.event.initial_sweep": "{who} deals and takes the table ({cards}). Sweeps: {sweeps}.",
-    "replay.event.drop": "{who} plays {card}.",
-    "replay.event.take": "{who} plays {card} and takes {cards}.",
-    "replay.event.take_sweep": "{who} plays {card} and takes {cards} — sweep!",
-    "replay.result.title": "Hand {hand} is over",
-    "replay.result.cards_taken": "Cards taken",
-    "replay.result.hand": "This hand",
-    "replay.result.total": "Match total",
-    "replay.cat.cards": "Most cards",
-    "replay.cat.coins": "Most coins",
-    "replay.cat.seven_of_coins": "Seven of coins",
-    "replay.cat.sevens": "Most sevens",
-    "replay.cat.primiera": "Primiera",
-    "replay.cat.all_sevens": "All four sevens",
-    "replay.cat.sweeps": "Sweeps",
-    "replay.final.title": "The match is over",
-    "replay.final.winner": "{winner} wins the match, {score}.",
-    "replay.final.no_winner": "Final score: {score}.",
-    "replay.final.hands": "Hand by hand",
-    "replay.final.hand_col": "Hand",
-  },
-  de: {
-    "replay.page_title": "Wiederholung",
-    "replay.title": "Wiederholung: {game}",
-    "replay.loading": "Die Wiederholung wird geladen …",
-    "replay.not_found": "Es gibt keine beendete Partie {id}: Vielleicht läuft sie noch, oder die Adresse ist falsch.",
-    "replay.load_error": "Die Wiederholung konnte nicht geladen werden: {message}",
-    "replay.empty": "Zu dieser Partie sind keine Stellungen gespeichert.",
-    "replay.back": "← Beendete Partien",
-    "replay.match": "Partie {id}",
-    "replay.partnerships": "Paare",
-    "replay.target": "bis {points} Punkte",
-    "replay.versus": "gegen",
-    "replay.controls": "Steuerung der Wiederholung",
-    "replay.first": "Zum Anfang",
-    "replay.prev_hand": "Vorige Runde",
-    "replay.prev": "Voriger Zug",
-    "replay.next": "Nächster Zug",
-    "replay.next_hand": "Nächste Runde",
-    "replay.last": "Zum Ende",
-    "replay.step": "Schritt {i} / {n}",
-    "replay.slider": "Stelle in der Partie",
-    "replay.play": "Abspielen",
-    "replay.pause": "Anhalten",
-    "replay.speed": "Tempo",
-    "replay.keys": "Tasten: ← → ein Zug · Umschalt + ← → eine Runde · Pos1 / Ende · Leertaste abspielen / anhalten",
-    "replay.hand": "Runde {hand}",
-    "replay.dealer": "Geber",
-    "replay.to_move": "am Zug",
-    "replay.no_cards": "keine Karten",
-    "replay.table_empty": "Der Tisch ist leer.",
-    "replay.stock": "Stapel: {count}",
-    "replay.stock_title": "Noch {count} Karten zu geben",
-    "replay.last_play": "Letzter Zug",
-    "replay.scores": "Stand",
-    "replay.captured": "Karten: {count}",
-    "replay.sweeps": "Abräumer: {count}",
-    "replay.event.start": "Runde {hand} wird gegeben: {dealer} gibt.",
-    "replay.event.initial_sweep": "{who} gibt und nimmt den Tisch ({cards}). Abräumer: {sweeps}.",
-    "replay.event.drop": "{who} spielt {card}.",
-    "replay.event.take": "{who} spielt {card} und sticht {cards}.",
-    "replay.event.take_sweep": "{who} spielt {card} und sticht {cards} — abgeräumt!",
-    "replay.result.title": "Runde {hand} ist vorbei",
-    "replay.result.cards_taken": "Gestochene Karten",
-    "replay.result.hand": "Diese Runde",
-    "replay.result.total": "Gesamtstand",
-    "replay.cat.cards": "Meiste Karten",
-    "replay.cat.coins": "Meiste Karo",
-    "replay.cat.seven_of_coins": "Karo-7",
-    "replay.cat.sevens": "Meiste Siebenen",
-    "replay.cat.primiera": "Primiera",
-    "replay.cat.all_sevens": "Alle vier Siebenen",
-    "replay.cat.sweeps": "Abräumer",
-    "replay.final.title": "Die Partie ist vorbei",
-    "replay.final.winner": "{winner} gewinnt die Partie, {score}.",
-    "replay.final.no_winner": "Endstand: {score}.",
-    "replay.final.hands": "Runde für Runde",
-    "replay.final.hand_col": "Runde",
-  },
-  es: {
-    "replay.page_title": "Repetición",
-    "replay.title": "Repetición: {game}",
-    "replay.loading": "Cargando la repetición…",
-    "replay.not_found": "No hay ninguna partida terminada {id}: puede que aún se esté jugando o que la dirección sea errónea.",
-    "replay.load_error": "No se pudo cargar la repetición: {message}",
-    "replay.empty": "Esta partida no tiene posiciones guardadas.",
-    "replay.back": "← Partidas terminadas",
-    "replay.match": "partida {id}",
-    "replay.partnerships": "por parejas",
-    "replay.target": "a {points} puntos",
-    "replay.versus": "contra",
-    "replay.controls": "Controles de la repetición",
-    "replay.first": "Al principio",
-    "replay.prev_hand": "Mano anterior",
-    "replay.prev": "Jugada anterior",
-    "replay.next": "Jugada siguiente",
-    "replay.next_hand": "Mano siguiente",
-    "replay.last": "Al final",
-    "replay.step": "paso {i} / {n}",
-    "replay.slider": "Posición en la partida",
-    "replay.play": "Reproducir",
-    "replay.pause": "Pausa",
-    "replay.speed": "Velocidad",
-    "replay.keys": "Teclas: ← → una jugada · Mayús + ← → una mano · Inicio / Fin · Espacio reproducir / pausa",
-    "replay.hand": "Mano {hand}",
-    "replay.dealer": "reparte",
-    "replay.to_move": "le toca",
-    "replay.no_cards": "sin cartas",
-    "replay.table_empty": "La mesa está vacía.",
-    "replay.stock": "Mazo: {count}",
-    "replay.stock_title": "Quedan {count} cartas por repartir",
-    "replay.last_play": "Última jugada",
-    "replay.scores": "Puntos",
-    "replay.captured": "cartas: {count}",
-    "replay.sweeps": "escobas: {count}",
-    "replay.event.start": "Se reparte la mano {hand}: reparte {dealer}.",
-    "replay.event.initial_sweep": "{who} reparte y se lleva la mesa ({cards}). Escobas: {sweeps}.",
-    "replay.event.drop": "{who} juega {card}.",
-    "replay.event.take": "{who} juega {card} y se lleva {cards}.",
-    "replay.event.take_sweep": "{who} juega {card} y se lleva {cards}: ¡escoba!",
-    "replay.result.title": "Se acabó la mano {hand}",
-    "replay.result.cards_taken": "Cartas capturadas",
-    "replay.result.hand": "Esta mano",
-    "replay.result.total": "Total de la partida",
-    "replay.cat.cards": "Más cartas",
-    "replay.cat.coins": "Más oros",
-    "replay.cat.seven_of_coins": "Siete de oros",
-    "replay.cat.sevens": "Más sietes",
-    "replay.cat.primiera": "Primera",
-    "replay.cat.all_sevens": "Los cuatro sietes",
-    "replay.cat.sweeps": "Escobas",
-    "replay.final.title": "La partida ha terminado",
-    "replay.final.winner": "{winner} gana la partida, {score}.",
-    "replay.final.no_winner": "Resultado final: {score}.",
-    "replay.final.hands": "Mano a mano",
-    "replay.final.hand_col": "Mano",
-  },
-  it: {
-    "replay.page_title": "Replay",
-    "replay.title": "Replay: {game}",
-    "replay.loading": "Caricamento del replay…",
-    "replay.not_found": "Non c'è nessuna partita finita {id}: forse è ancora in corso, o l'indirizzo è sbagliato.",
-    "replay.load_error": "Impossibile caricare il replay: {message}",
-    "replay.empty": "Questa partita non ha posizioni registrate.",
-    "replay.back": "← Partite finite",
-    "replay.match": "partita {id}",
-    "replay.partnerships": "a coppie",
-    "replay.target": "a {points} punti",
-    "replay.versus": "contro",
-    "replay.controls": "Comandi del replay",
-    "replay.first": "All'inizio",
-    "replay.prev_hand": "Mano precedente",
-    "replay.prev": "Giocata precedente",
-    "replay.next": "Giocata successiva",
-    "replay.next_hand": "Mano successiva",
-    "replay.last": "Alla fine",
-    "replay.step": "passo {i} / {n}",
-    "replay.slider": "Posizione nella partita",
-    "replay.play": "Avvia",
-    "replay.pause": "Pausa",
-    "replay.speed": "Velocità",
-    "replay.keys": "Tasti: ← → una giocata · Maiusc + ← → una mano · Home / Fine · Spazio avvia / pausa",
-    "replay.hand": "Mano {hand}",
-    "replay.dealer": "mazziere",
-    "replay.to_move": "di turno",
-    "replay.no_cards": "nessuna carta",
-    "replay.table_empty": "Il tavolo è vuoto.",
-    "replay.stock": "Mazzo: {count}",
-    "replay.stock_title": "Restano {count} carte da distribuire",
-    "replay.last_play": "Ultima giocata",
-    "replay.scores": "Punteggio",
-    "replay.captured": "carte: {count}",
-    "replay.sweeps": "scope: {count}",
-    "replay.event.start": "Si distribuisce la mano {hand}: distribuisce {dealer}.",
-    "replay.event.initial_sweep": "{who} distribuisce e prende il tavolo ({cards}). Scope: {sweeps}.",
-    "replay.event.drop": "{who} gioca {card}.",
-    "replay.event.take": "{who} gioca {card} e prende {cards}.",
-    "replay.event.take_sweep": "{who} gioca {card} e prende {cards}: scopa!",
-    "replay.result.title": "La mano {hand} è finita",
-    "replay.result.cards_taken": "Carte prese",
-    "replay.result.hand": "Questa mano",
-    "replay.result.total": "Totale della partita",
-    "replay.cat.cards": "Carte",
-    "replay.cat.coins": "Denari",
-    "replay.cat.seven_of_coins": "Settebello",
-    "replay.cat.sevens": "Più sette",
-    "replay.cat.primiera": "Primiera",
-    "replay.cat.all_sevens": "I quattro sette",
-    "replay.cat.sweeps": "Scope",
-    "replay.final.title": "La partita è finita",
-    "replay.final.winner": "{winner} vince la partita, {score}.",
-    "replay.final.no_winner": "Punteggio finale: {score}.",
-    "replay.final.hands": "Mano per mano",
-    "replay.final.hand_col": "Mano",
-  },
-});
+import { ApiError, api, categoryName, presetName } from "./rooms.js";
 
 const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
 const BASE_DELAY = 1100; // milliseconds a position stays at 1× autoplay
@@ -348,7 +113,7 @@ function renderSeats(step) {
   for (let seat = 0; seat < players; seat += 1) {
     const hand = cards(hands[seat]);
     const badges = el("span", { class: "badges" });
-    if (step.dealer === seat) badges.append(el("span", { class: "badge dealer", text: t("replay.dealer") }));
+    if (step.dealer === seat) badges.append(el("span", { class: "badge dealer", text: t("common.dealer") }));
     if (step.to_move === seat) badges.append(el("span", { class: "badge to-move", text: `▶ ${t("replay.to_move")}` }));
     const row = el("div", { class: "hand-cards" });
     if (hand.length) row.append(...hand.map((card) => cardElement(card)));
@@ -370,14 +135,14 @@ function renderTable(step) {
   const dropped = event?.kind === "play" && list(event.captures).length === 0 && !beginsHand(state.index) ? event.card : null;
   const box = $("replay-table");
   if (table.length) box.replaceChildren(...table.map((card) => cardElement(card, card === dropped ? "played" : "")));
-  else box.replaceChildren(el("p", { class: "table-empty", text: t("replay.table_empty") }));
+  else box.replaceChildren(el("p", { class: "table-empty", text: t("common.table_empty") }));
 
   const stock = $("replay-stock");
   const count = Number.isInteger(step.stock_size) ? step.stock_size : 0;
   const pile = el("span", { class: `stock-pile${count ? "" : " empty"}` });
   if (count) pile.innerHTML = cardBack();
   stock.replaceChildren(pile, el("span", { class: "stock-count", text: t("replay.stock", { count }) }));
-  stock.title = t("replay.stock_title", { count });
+  stock.title = tn("common.stock_left", count);
 }
 
 function renderEvent(step) {
@@ -413,7 +178,7 @@ function renderEvent(step) {
       if (!taken.length) return;
       const dealerSide = sideOf(step.dealer, state.sides);
       const who = side === dealerSide ? name(step.dealer) : sideName(state.data.names, state.sides[side] ?? [], state.data.levels);
-      notes.push(t("replay.event.initial_sweep", { who, cards: labels(taken), sweeps: list(step.sweeps)[side] ?? 0 }));
+      notes.push(t("replay.event.initial_sweep", { who, cards: labels(taken), sweeps: tn("count.sweeps", list(step.sweeps)[side] ?? 0) }));
     });
   }
   $("replay-notes").replaceChildren(...notes.map((note) => el("li", { text: note })));
@@ -434,14 +199,9 @@ function renderScores(step) {
       el("span", { class: "side-names", text: sideName(state.data.names, seats, state.data.levels) }),
       el("span", { class: "side-total", text: String(totals[side] ?? 0) }),
       el("span", { class: "side-hand" },
-        el("span", { text: t("replay.captured", { count }) }), gained,
-        el("span", { text: ` · ${t("replay.sweeps", { count: sweeps[side] ?? 0 })}` })));
+        el("span", { text: tn("count.cards", count) }), gained,
+        el("span", { text: ` · ${tn("count.sweeps", sweeps[side] ?? 0)}` })));
   }));
-}
-
-function categoryName(category) {
-  if (category === "sevens" && state.data.rules?.sevens === "primiera") return t("replay.cat.primiera");
-  return known(`replay.cat.${category}`) ?? category.replaceAll("_", " ");
 }
 
 function shownCategories(result) {
@@ -480,12 +240,12 @@ function renderResult(step) {
   const result = results[results.length - 1];
   const names = state.sides.map((seats) => sideName(state.data.names, seats, state.data.levels));
   const rows = [
-    { title: t("replay.result.cards_taken"), values: list(result.cards), className: "info" },
-    ...shownCategories(result).map((category) => ({ title: categoryName(category), values: list(result.breakdown[category]) })),
-    { title: t("replay.result.hand"), values: list(result.points), className: "sum" },
+    { title: t("common.cards_taken"), values: list(result.cards), className: "info" },
+    ...shownCategories(result).map((category) => ({ title: categoryName(category, state.data.rules), values: list(result.breakdown[category]) })),
+    { title: t("common.hand_points"), values: list(result.points), className: "sum" },
     { title: t("replay.result.total"), values: list(step.totals), className: "sum total" },
   ];
-  const parts = [el("h2", { text: t("replay.result.title", { hand: results.length }) }), scoreTable(rows, ["", ...names])];
+  const parts = [el("h2", { text: t("common.hand_over", { n: results.length }) }), scoreTable(rows, ["", ...names])];
   if (last) {
     const totals = list(step.totals);
     const winner = Number.isInteger(state.data.winner) ? state.data.winner : leader(totals);
@@ -495,14 +255,14 @@ function renderResult(step) {
       el("p", { class: "winner-line", "data-testid": "replay-winner" },
         winner === null
           ? t("replay.final.no_winner", { score })
-          : `★ ${t("replay.final.winner", { winner: names[winner], score })}`),
+          : `★ ${t("common.winner_score", { name: names[winner], score })}`),
     );
     let running = state.sides.map(() => 0);
     const hands = results.map((hand, number) => {
       running = running.map((total, side) => total + (list(hand.points)[side] ?? 0));
       return { title: String(number + 1), values: list(hand.points).map((points, side) => `${points} (${running[side]})`) };
     });
-    parts.push(el("h3", { text: t("replay.final.hands") }), scoreTable(hands, [t("replay.final.hand_col"), ...names]));
+    parts.push(el("h3", { text: t("replay.final.hands") }), scoreTable(hands, [t("common.hand"), ...names]));
   }
   panel.replaceChildren(...parts);
   panel.dataset.final = last ? "true" : "false";
@@ -530,10 +290,10 @@ function renderHead() {
   const data = state.data;
   const game = presetName(data.preset);
   $("replay-title").textContent = t("replay.title", { game });
-  const sides = state.sides.map((seats) => sideName(data.names, seats, data.levels)).join(` ${t("replay.versus")} `);
+  const sides = state.sides.map((seats) => sideName(data.names, seats, data.levels)).join(` ${t("common.versus")} `);
   const details = [sides, t("replay.match", { id: data.match ?? state.id })];
-  if (data.partnerships) details.push(t("replay.partnerships"));
-  if (Number.isInteger(data.rules?.target_score)) details.push(t("replay.target", { points: data.rules.target_score }));
+  if (data.partnerships) details.push(t("common.partnerships"));
+  if (Number.isInteger(data.rules?.target_score)) details.push(t("replay.target", { points: tn("count.points", data.rules.target_score) }));
   $("replay-about").textContent = details.join(" · ");
   document.title = `${t("replay.title", { game })} · Escoba`;
 }
@@ -566,8 +326,8 @@ function render() {
   const step = state.steps[state.index];
   renderHead();
   renderControls();
-  const status = [t("replay.hand", { hand: step.hand_number + 1 })];
-  status.push(`${t("replay.dealer")}: ${name(step.dealer)}`);
+  const status = [t("common.hand_n", { n: step.hand_number + 1 })];
+  status.push(`${t("common.dealer")}: ${name(step.dealer)}`);
   $("replay-status").textContent = status.join(" · ");
   renderSeats(step);
   renderTable(step);

@@ -34,246 +34,15 @@
 // "escoba.scorepad.previous").
 
 import { mountHeader } from "./header.js";
-import { applyTexts, register, t } from "./i18n.js";
+import { applyTexts, capitalised, t, tn } from "./i18n.js";
 import { language } from "./prefs.js";
-import { PRESETS } from "./rooms.js";
+import { PRESETS, categoryName, optionName, presetName } from "./rooms.js";
 
 const STORE = "escoba.scorepad";
 const PREVIOUS = "escoba.scorepad.previous";
 const COUNTS = ["cards", "coins", "sevens", "sweeps"];
 // What the sides take together: the last side's count is filled in from the others'.
 const DECK_TOTALS = { cards: 40, coins: 10, sevens: 4 };
-
-register({
-  en: {
-    "scorepad.title": "Score pad",
-    "scorepad.intro": "Playing with real cards? After each hand, count what every side took and enter it here: the pad adds up the points by the rules you choose and names the winner.",
-    "scorepad.setup": "The match",
-    "scorepad.game": "Game",
-    "scorepad.sides": "Sides",
-    "scorepad.sides_locked": "To change the number of sides, start a new pad.",
-    "scorepad.names": "Names",
-    "scorepad.side_n": "Side {n}",
-    "scorepad.options": "Scoring options",
-    "scorepad.options_reset": "Back to the preset",
-    "scorepad.option.sevens": "Sevens category",
-    "scorepad.option.primiera_needs_all_suits": "Primiera needs every suit",
-    "scorepad.option.all_coins_two": "All 10 coins score 2",
-    "scorepad.option.all_sevens_bonus": "Bonus for all four sevens",
-    "scorepad.option.big_wins": "Big wins (30+ cards: 2; all coins: 2; all sevens: +1)",
-    "scorepad.option.target_score": "Play to",
-    "scorepad.option.win_by": "Lead needed to win",
-    "scorepad.preset.escoba": "Escoba",
-    "scorepad.preset.escoba-fournier": "Escoba (Fournier: most sevens)",
-    "scorepad.preset.escoba-primiera": "Escoba (old setenta: primiera)",
-    "scorepad.preset.escoba-classic": "Escoba (classic: sevens, bonus)",
-    "scorepad.preset.scopa": "Scopa",
-    "scorepad.preset.escova": "Escova",
-    "scorepad.hand_n": "Hand {n}",
-    "scorepad.editing": "Editing hand {n}",
-    "scorepad.help": "Count each side's cards and coins, tap who has the seven of coins; the last side's counts fill themselves in.",
-    "scorepad.help_winner": "For the {label}, compare your best cards and tap who wins it (or nobody, on a tie).",
-    "scorepad.help_sevens": "These rules count sevens: enter each side's sevens too.",
-    "scorepad.field.cards": "Cards",
-    "scorepad.field.coins": "Coins",
-    "scorepad.field.sevens": "Sevens",
-    "scorepad.field.sweeps": "Sweeps",
-    "scorepad.field.seven_of_coins": "7 of coins",
-    "scorepad.field.sevens_winner": "{label}",
-    "scorepad.nobody": "Nobody (a tie)",
-    "scorepad.auto": "filled in from the other sides",
-    "scorepad.add": "Add hand",
-    "scorepad.save": "Save hand",
-    "scorepad.cancel": "Cancel",
-    "scorepad.edit": "Edit hand {n}",
-    "scorepad.remove": "Remove hand {n}",
-    "scorepad.pad": "The pad",
-    "scorepad.hand": "Hand",
-    "scorepad.total": "Total",
-    "scorepad.no_hands": "No hands yet: the first one goes in above.",
-    "scorepad.breakdown_hint": "Tap a hand to see its points by category.",
-    "scorepad.new_pad": "New pad",
-    "scorepad.undo": "Undo: bring the hands back",
-    "scorepad.winner": "{name} wins the match, {score}!",
-    "scorepad.over": "The match is over: start a new pad for the next one.",
-    "scorepad.leads": "{name} leads by {n}; playing to {target}.",
-    "scorepad.level": "Level at {n}; playing to {target}.",
-    "scorepad.start": "Playing to {target}.",
-    "scorepad.by": "Playing to {target}, winning by {win_by}.",
-    "scorepad.offline": "The server did not answer ({detail}). Your entries are kept; try again.",
-  },
-  de: {
-    "scorepad.title": "Punkteblock",
-    "scorepad.intro": "Ihr spielt mit echten Karten? Zählt nach jeder Runde, was jede Seite genommen hat, und tragt es hier ein: der Block rechnet die Punkte nach den gewählten Regeln zusammen und nennt den Sieger.",
-    "scorepad.setup": "Die Partie",
-    "scorepad.game": "Spiel",
-    "scorepad.sides": "Seiten",
-    "scorepad.sides_locked": "Um die Zahl der Seiten zu ändern, fang einen neuen Block an.",
-    "scorepad.names": "Namen",
-    "scorepad.side_n": "Seite {n}",
-    "scorepad.options": "Wertungsoptionen",
-    "scorepad.options_reset": "Zurück zur Vorgabe",
-    "scorepad.option.sevens": "Siebener-Wertung",
-    "scorepad.option.primiera_needs_all_suits": "Primiera nur mit allen Farben",
-    "scorepad.option.all_coins_two": "Alle 10 Karo zählen 2",
-    "scorepad.option.all_sevens_bonus": "Bonus für alle vier Siebenen",
-    "scorepad.option.big_wins": "Große Siege (30+ Karten: 2; alle Karo: 2; alle Siebenen: +1)",
-    "scorepad.option.target_score": "Gespielt bis",
-    "scorepad.option.win_by": "Nötiger Vorsprung",
-    "scorepad.preset.escoba": "Escoba",
-    "scorepad.preset.escoba-fournier": "Escoba (Fournier: meiste Siebenen)",
-    "scorepad.preset.escoba-primiera": "Escoba (alte Setenta: Primiera)",
-    "scorepad.preset.escoba-classic": "Escoba (klassisch: Siebenen, Bonus)",
-    "scorepad.preset.scopa": "Scopa",
-    "scorepad.preset.escova": "Escova",
-    "scorepad.hand_n": "Runde {n}",
-    "scorepad.editing": "Runde {n} ändern",
-    "scorepad.help": "Zählt die Karten und Karo jeder Seite, tippt an, wer die Karo-7 hat; die Zahlen der letzten Seite ergänzen sich von selbst.",
-    "scorepad.help_winner": "Für die {label} vergleicht eure besten Karten und tippt an, wer sie gewinnt (oder keiner, bei Gleichstand).",
-    "scorepad.help_sevens": "Diese Regeln zählen Siebenen: tragt auch die Siebenen jeder Seite ein.",
-    "scorepad.field.cards": "Karten",
-    "scorepad.field.coins": "Karo",
-    "scorepad.field.sevens": "Siebenen",
-    "scorepad.field.sweeps": "Abräumer",
-    "scorepad.field.seven_of_coins": "Karo-7",
-    "scorepad.field.sevens_winner": "{label}",
-    "scorepad.nobody": "Keiner (Gleichstand)",
-    "scorepad.auto": "aus den anderen Seiten ergänzt",
-    "scorepad.add": "Runde eintragen",
-    "scorepad.save": "Runde speichern",
-    "scorepad.cancel": "Abbrechen",
-    "scorepad.edit": "Runde {n} ändern",
-    "scorepad.remove": "Runde {n} löschen",
-    "scorepad.pad": "Der Block",
-    "scorepad.hand": "Runde",
-    "scorepad.total": "Summe",
-    "scorepad.no_hands": "Noch keine Runde: die erste kommt oben hinein.",
-    "scorepad.breakdown_hint": "Tippe eine Runde an, um ihre Punkte nach Wertung zu sehen.",
-    "scorepad.new_pad": "Neuer Block",
-    "scorepad.undo": "Rückgängig: Runden zurückholen",
-    "scorepad.winner": "{name} gewinnt die Partie, {score}!",
-    "scorepad.over": "Die Partie ist aus: fang für die nächste einen neuen Block an.",
-    "scorepad.leads": "{name} führt mit {n}; gespielt bis {target}.",
-    "scorepad.level": "Gleichstand bei {n}; gespielt bis {target}.",
-    "scorepad.start": "Gespielt bis {target}.",
-    "scorepad.by": "Gespielt bis {target}, mit {win_by} Vorsprung.",
-    "scorepad.offline": "Der Server antwortet nicht ({detail}). Eure Einträge bleiben; versucht es noch einmal.",
-  },
-  es: {
-    "scorepad.title": "Hoja de puntos",
-    "scorepad.intro": "¿Jugáis con cartas de verdad? Tras cada mano, contad lo que se llevó cada bando y anotadlo aquí: la hoja suma los puntos según las reglas elegidas y dice quién gana.",
-    "scorepad.setup": "La partida",
-    "scorepad.game": "Juego",
-    "scorepad.sides": "Bandos",
-    "scorepad.sides_locked": "Para cambiar el número de bandos, empieza una hoja nueva.",
-    "scorepad.names": "Nombres",
-    "scorepad.side_n": "Bando {n}",
-    "scorepad.options": "Opciones de puntuación",
-    "scorepad.options_reset": "Volver a las reglas elegidas",
-    "scorepad.option.sevens": "Categoría de sietes",
-    "scorepad.option.primiera_needs_all_suits": "La primiera exige todos los palos",
-    "scorepad.option.all_coins_two": "Los 10 oros valen 2",
-    "scorepad.option.all_sevens_bonus": "Bonificación por los cuatro sietes",
-    "scorepad.option.big_wins": "Grandes victorias (30+ cartas: 2; todos los oros: 2; los cuatro sietes: +1)",
-    "scorepad.option.target_score": "Se juega a",
-    "scorepad.option.win_by": "Ventaja necesaria",
-    "scorepad.preset.escoba": "Escoba",
-    "scorepad.preset.escoba-fournier": "Escoba (Fournier: más sietes)",
-    "scorepad.preset.escoba-primiera": "Escoba (setenta antigua: primiera)",
-    "scorepad.preset.escoba-classic": "Escoba (clásica: sietes, bonificación)",
-    "scorepad.preset.scopa": "Scopa",
-    "scorepad.preset.escova": "Escova",
-    "scorepad.hand_n": "Mano {n}",
-    "scorepad.editing": "Corrigiendo la mano {n}",
-    "scorepad.help": "Contad las cartas y los oros de cada bando y marcad quién tiene el siete de oros; los números del último bando se rellenan solos.",
-    "scorepad.help_winner": "Para la {label}, comparad vuestras mejores cartas y marcad quién la gana (o nadie, si hay empate).",
-    "scorepad.help_sevens": "Estas reglas cuentan los sietes: anotad también los sietes de cada bando.",
-    "scorepad.field.cards": "Cartas",
-    "scorepad.field.coins": "Oros",
-    "scorepad.field.sevens": "Sietes",
-    "scorepad.field.sweeps": "Escobas",
-    "scorepad.field.seven_of_coins": "Siete de oros",
-    "scorepad.field.sevens_winner": "{label}",
-    "scorepad.nobody": "Nadie (empate)",
-    "scorepad.auto": "rellenado con los otros bandos",
-    "scorepad.add": "Anotar mano",
-    "scorepad.save": "Guardar mano",
-    "scorepad.cancel": "Cancelar",
-    "scorepad.edit": "Corregir la mano {n}",
-    "scorepad.remove": "Borrar la mano {n}",
-    "scorepad.pad": "La hoja",
-    "scorepad.hand": "Mano",
-    "scorepad.total": "Total",
-    "scorepad.no_hands": "Todavía no hay manos: la primera se anota arriba.",
-    "scorepad.breakdown_hint": "Toca una mano para ver sus puntos por categoría.",
-    "scorepad.new_pad": "Hoja nueva",
-    "scorepad.undo": "Deshacer: recuperar las manos",
-    "scorepad.winner": "¡{name} gana la partida, {score}!",
-    "scorepad.over": "La partida ha terminado: empieza una hoja nueva para la siguiente.",
-    "scorepad.leads": "{name} va ganando por {n}; se juega a {target}.",
-    "scorepad.level": "Empate a {n}; se juega a {target}.",
-    "scorepad.start": "Se juega a {target}.",
-    "scorepad.by": "Se juega a {target}, con {win_by} de ventaja.",
-    "scorepad.offline": "El servidor no responde ({detail}). Lo anotado se conserva; inténtalo de nuevo.",
-  },
-  it: {
-    "scorepad.title": "Segnapunti",
-    "scorepad.intro": "Giocate con le carte vere? Dopo ogni mano contate cosa ha preso ogni squadra e segnatelo qui: il segnapunti somma i punti secondo le regole scelte e dice chi vince.",
-    "scorepad.setup": "La partita",
-    "scorepad.game": "Gioco",
-    "scorepad.sides": "Squadre",
-    "scorepad.sides_locked": "Per cambiare il numero di squadre, inizia un nuovo foglio.",
-    "scorepad.names": "Nomi",
-    "scorepad.side_n": "Squadra {n}",
-    "scorepad.options": "Opzioni di punteggio",
-    "scorepad.options_reset": "Torna alle regole scelte",
-    "scorepad.option.sevens": "Categoria dei sette",
-    "scorepad.option.primiera_needs_all_suits": "La primiera richiede tutti i semi",
-    "scorepad.option.all_coins_two": "Tutti i 10 denari valgono 2",
-    "scorepad.option.all_sevens_bonus": "Bonus per i quattro sette",
-    "scorepad.option.big_wins": "Grandi vittorie (30+ carte: 2; tutti i denari: 2; i quattro sette: +1)",
-    "scorepad.option.target_score": "Si gioca a",
-    "scorepad.option.win_by": "Scarto necessario",
-    "scorepad.preset.escoba": "Escoba",
-    "scorepad.preset.escoba-fournier": "Escoba (Fournier: più sette)",
-    "scorepad.preset.escoba-primiera": "Escoba (setenta antica: primiera)",
-    "scorepad.preset.escoba-classic": "Escoba (classica: sette, bonus)",
-    "scorepad.preset.scopa": "Scopa",
-    "scorepad.preset.escova": "Escova",
-    "scorepad.hand_n": "Mano {n}",
-    "scorepad.editing": "Correggi la mano {n}",
-    "scorepad.help": "Contate le carte e i denari di ogni squadra e toccate chi ha il settebello; i numeri dell'ultima squadra si completano da soli.",
-    "scorepad.help_winner": "Per la {label}, confrontate le carte migliori e toccate chi la vince (o nessuno, in caso di parità).",
-    "scorepad.help_sevens": "Queste regole contano i sette: segnate anche i sette di ogni squadra.",
-    "scorepad.field.cards": "Carte",
-    "scorepad.field.coins": "Denari",
-    "scorepad.field.sevens": "Sette",
-    "scorepad.field.sweeps": "Scope",
-    "scorepad.field.seven_of_coins": "Settebello",
-    "scorepad.field.sevens_winner": "{label}",
-    "scorepad.nobody": "Nessuno (parità)",
-    "scorepad.auto": "completato dalle altre squadre",
-    "scorepad.add": "Segna la mano",
-    "scorepad.save": "Salva la mano",
-    "scorepad.cancel": "Annulla",
-    "scorepad.edit": "Correggi la mano {n}",
-    "scorepad.remove": "Cancella la mano {n}",
-    "scorepad.pad": "Il foglio",
-    "scorepad.hand": "Mano",
-    "scorepad.total": "Totale",
-    "scorepad.no_hands": "Ancora nessuna mano: la prima si segna qui sopra.",
-    "scorepad.breakdown_hint": "Tocca una mano per vederne i punti per categoria.",
-    "scorepad.new_pad": "Nuovo foglio",
-    "scorepad.undo": "Annulla: riprendi le mani",
-    "scorepad.winner": "{name} vince la partita, {score}!",
-    "scorepad.over": "La partita è finita: inizia un nuovo foglio per la prossima.",
-    "scorepad.leads": "{name} è avanti di {n}; si gioca a {target}.",
-    "scorepad.level": "Pari a {n}; si gioca a {target}.",
-    "scorepad.start": "Si gioca a {target}.",
-    "scorepad.by": "Si gioca a {target}, con {win_by} di scarto.",
-    "scorepad.offline": "Il server non risponde ({detail}). Quanto segnato resta; riprova.",
-  },
-});
 
 // -- the pad, kept in the browser
 
@@ -412,7 +181,7 @@ const namesBox = document.getElementById("names");
 const optionFields = document.getElementById("option-fields");
 
 function fillPresets() {
-  presetSelect.replaceChildren(...PRESETS.map((name) => new Option(t(`scorepad.preset.${name}`), name)));
+  presetSelect.replaceChildren(...PRESETS.map((name) => new Option(presetName(name), name)));
   presetSelect.value = pad.preset;
 }
 
@@ -472,7 +241,7 @@ function fillOptions() {
       const input = optionControl(spec);
       const label = document.createElement("label");
       label.htmlFor = input.id;
-      label.textContent = t(`scorepad.option.${spec.name}`);
+      label.textContent = optionName(spec.name);
       if (spec.kind === "bool") row.append(input, label);
       else row.append(label, input);
       return row;
@@ -552,10 +321,6 @@ function radioInput(field, value, checked, label) {
   return wrapper;
 }
 
-function capitalised(words) {
-  return words ? words[0].toLocaleUpperCase() + words.slice(1) : words;
-}
-
 function cell(className, ...children) {
   const element = document.createElement("div");
   element.className = className;
@@ -586,14 +351,14 @@ function buildEntry(entry) {
       parts.push(cell("value", numberInput(field, side, entry ? entry[field]?.[side] : fallback)));
     }
   }
-  parts.push(rowLabel(t("scorepad.field.seven_of_coins")));
+  parts.push(rowLabel(categoryName("seven_of_coins")));
   for (let side = 0; side < sides; side += 1) {
     const holder = radioInput("seven_of_coins", side, entry?.seven_of_coins === side,
-      `${t("scorepad.field.seven_of_coins")}: ${sideName(side)}`);
+      `${categoryName("seven_of_coins")}: ${sideName(side)}`);
     parts.push(cell("value", holder));
   }
   if (needed.includes("sevens_winner")) {
-    parts.push(rowLabel(t("scorepad.field.sevens_winner", { label: capitalised(label) })));
+    parts.push(rowLabel(capitalised(label)));
     const said = entry && "sevens_winner" in entry;
     for (let side = 0; side < sides; side += 1) {
       const winner = radioInput("sevens_winner", side, said && entry.sevens_winner === side,
@@ -622,7 +387,7 @@ function buildEntry(entry) {
 function showEntryTitle() {
   const number = editing === null ? pad.hands.length + 1 : editing + 1;
   document.getElementById("entry-title").textContent =
-    editing === null ? t("scorepad.hand_n", { n: number }) : t("scorepad.editing", { n: number });
+    editing === null ? t("common.hand_n", { n: number }) : t("scorepad.editing", { n: number });
   document.getElementById("save-hand").textContent = t(editing === null ? "scorepad.add" : "scorepad.save");
   document.getElementById("cancel-edit").hidden = editing === null;
 }
@@ -801,7 +566,7 @@ function renderTable() {
   const foot = document.getElementById("pad-foot");
   const winner = result?.winner ?? null;
   head.replaceChildren(text("th", "#", "hand"));
-  head.firstChild.title = t("scorepad.hand");
+  head.firstChild.title = t("common.hand");
   for (let side = 0; side < pad.sides; side += 1) {
     head.append(text("th", sideName(side), side === winner ? "side won" : "side"));
   }
@@ -849,7 +614,7 @@ function renderTable() {
   });
   body.replaceChildren(...rows);
   foot.replaceChildren(text("th", "Σ", "hand"));
-  foot.firstChild.title = t("scorepad.total");
+  foot.firstChild.title = t("common.total");
   for (let side = 0; side < pad.sides; side += 1) {
     const total = text("td", result ? String(result.totals[side]) : "—", side === winner ? "won" : "");
     total.dataset.testid = `total-${side}`;
@@ -867,7 +632,7 @@ function renderVerdict() {
   const target = rules.target_score;
   if (result?.over) {
     const score = result.totals.join("–");
-    banner.textContent = t("scorepad.winner", { name: sideName(result.winner), score });
+    banner.textContent = t("common.winner_score", { name: sideName(result.winner), score });
     banner.hidden = false;
     status.textContent = t("scorepad.over");
   } else {
@@ -875,7 +640,7 @@ function renderVerdict() {
     const totals = result?.totals ?? [];
     if (!result || !pad.hands.length) {
       status.textContent = rules.win_by > 1
-        ? t("scorepad.by", { target, win_by: rules.win_by })
+        ? tn("scorepad.by", rules.win_by, { target })
         : t("scorepad.start", { target });
     } else {
       const best = Math.max(...totals);
@@ -884,7 +649,7 @@ function renderVerdict() {
         status.textContent = t("scorepad.level", { n: best, target });
       } else {
         const second = Math.max(...totals.filter((_, side) => side !== leaders[0]));
-        status.textContent = t("scorepad.leads", { name: sideName(leaders[0]), n: best - second, target });
+        status.textContent = tn("scorepad.leads", best - second, { name: sideName(leaders[0]), target });
       }
     }
   }
@@ -902,6 +667,7 @@ function renderSetup() {
 }
 
 function render() {
+  document.title = `${t("common.scorepad")} · Escoba`;
   renderSetup();
   renderTable();
   renderVerdict();
