@@ -163,16 +163,58 @@ def test_deck_style_and_language_switch(page: Any, server: Server) -> None:
     page.locator("#deck-picker").select_option("italian")
     page.locator("[data-testid=hand-card] svg.card-italian").first.wait_for(timeout=TIMEOUT)
 
+    # A language's texts are fetched before the page redraws in it: wait for the switch.
     page.locator("#language-picker").select_option("de")
-    assert page.locator("html").get_attribute("lang") == "de"
+    expect(page.locator("html")).to_have_attribute("lang", "de", timeout=TIMEOUT)
     german = page.get_by_test_id("hint-button").inner_text()
     assert german != english
     page.locator("#language-picker").select_option("it")
+    expect(page.locator("html")).to_have_attribute("lang", "it", timeout=TIMEOUT)
     assert page.get_by_test_id("hint-button").inner_text() not in {english, german}
     # The choices are kept: a reload shows the same deck and language.
     page.reload()
     page.locator("[data-testid=hand-card] svg.card-italian").first.wait_for(timeout=TIMEOUT)
     assert page.locator("html").get_attribute("lang") == "it"
+
+
+def test_french_and_brazilian_portuguese_with_plural_forms(page: Any, server: Server) -> None:
+    """The language menu offers French and Brazilian Portuguese; choosing one redraws the page
+    in it, counts in the form the language gives them (1 modifiée, 2 modifiées)."""
+    page.goto(server.url + "/")
+    picker = page.locator("#language-picker")
+    names = picker.locator("option").all_inner_texts()
+    assert "Français" in names and "Português (Brasil)" in names
+    picker.select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr", timeout=TIMEOUT)
+    expect(page.get_by_test_id("create-room")).to_have_text("Jouer")
+    expect(page.locator("label[for=nickname]")).to_have_text("Votre nom")
+    summary = page.locator("#options summary")
+    expect(summary).to_have_text("Options de règles")
+    summary.click()
+    page.get_by_test_id("option-forced_capture").click()
+    expect(summary).to_have_text("Options de règles (1 modifiée)")
+    page.get_by_test_id("option-kings_redeal").click()
+    expect(summary).to_have_text("Options de règles (2 modifiées)")
+
+    picker.select_option("pt-BR")
+    expect(page.locator("html")).to_have_attribute("lang", "pt-BR", timeout=TIMEOUT)
+    expect(page.get_by_test_id("create-room")).to_have_text("Jogar")
+    expect(summary).to_have_text("Opções de regras (2 alteradas)")
+    page.get_by_test_id("option-kings_redeal").click()
+    expect(summary).to_have_text("Opções de regras (1 alterada)")
+    # Escova's own words on the game screen, and the count of the stock in its plural form.
+    page.get_by_test_id("option-forced_capture").click()
+    page.get_by_test_id("nickname").fill("Ana")
+    page.get_by_test_id("seat-kind-1").select_option("beginner")
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    expect(page.get_by_test_id("hint-button")).to_have_text("Dica", timeout=TIMEOUT)
+    expect(page.get_by_test_id("scorepad-button")).to_have_text("Placar")
+    page.get_by_test_id("stock-size").wait_for(timeout=TIMEOUT)
+    expect(page.locator("#stock")).to_have_attribute(
+        "title", re.compile(r"^\d+ cartas no monte$"), timeout=TIMEOUT
+    )
+    assert page.locator("html").get_attribute("lang") == "pt-BR"
 
 
 def test_hint_and_rules_in_the_page(page: Any, server: Server) -> None:
