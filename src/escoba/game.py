@@ -38,19 +38,84 @@ PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever th
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
 _DEALS: Final = tuple(Deal(number) for number in range(PLAYS_PER_HAND // 6 + 2))
-_PLAYS: dict[int, Play] = {}  # log entry << 2 | seat -> its Play: the events are values
-_PLAYS_KEPT: Final = 1 << 16  # enough for long search runs; past it the memo starts again
+# Each seat's plays by log entry (a move key with its sweep flag): the events are values, so
+# a match hands out the same ones again. Past _PLAYS_KEPT a seat's memo starts again.
+_PLAYS: Final[tuple[dict[int, Play], ...]] = ({}, {}, {}, {})
+_PLAYS_KEPT: Final = 1 << 15
+_DEALT: dict[int, Play] = {}  # (entry << 2 | seat) << 4 | round -> that play, then the deal
+_OPENING: Final = (_DEALS[1],)  # how most hands open: one deal
 
 Deck = tuple[int, ...]
+
+
+# Play's slots, set one by one: what a frozen dataclass's __init__ does, without its
+# per-field object.__setattr__ calls (every move returns a Play; most are memoized).
+_SET_SEAT, _SET_CARD, _SET_CAPTURES, _SET_SWEEP, _SET_KIND = (
+    Play.__dict__[name].__set__ for name in ("seat", "card", "captures", "sweep", "kind")
+)
+_SET_DEAL, _SET_RESULT, _SET_NEXT_HAND, _SET_WINNER = (
+    Play.__dict__[name].__set__ for name in ("deal", "result", "next_hand", "winner")
+)
+_CAPTURED: dict[int, frozenset[Card]] = {}  # capture mask -> its cards
+
+
+def _made_play(
+    seat: int,
+    card: Card,
+    captures: frozenset[Card],
+    sweep: bool,
+    deal: Deal | None = None,
+    result: HandResult | None = None,
+    next_hand: tuple[Event, ...] = (),
+    winner: int | None = None,
+) -> Play:
+    made = object.__new__(Play)
+    _SET_SEAT(made, seat)
+    _SET_CARD(made, card)
+    _SET_CAPTURES(made, captures)
+    _SET_SWEEP(made, sweep)
+    _SET_KIND(made, "play")
+    _SET_DEAL(made, deal)
+    _SET_RESULT(made, result)
+    _SET_NEXT_HAND(made, next_hand)
+    _SET_WINNER(made, winner)
+    return made
+
+
+def _followed(
+    play: Play,
+    deal: Deal | None = None,
+    result: HandResult | None = None,
+    next_hand: tuple[Event, ...] = (),
+    winner: int | None = None,
+) -> Play:
+    """``play`` with what followed it."""
+    return _made_play(
+        play.seat, play.card, play.captures, play.sweep, deal, result, next_hand, winner
+    )
+
+
+def _dealt(dealt: int, play: Play, deal: Deal) -> Play:
+    """``play`` followed by ``deal``, memoized under ``dealt``."""
+    if len(_DEALT) >= _PLAYS_KEPT:
+        _DEALT.clear()
+    made = _DEALT[dealt] = _followed(play, deal=deal)
+    return made
 
 
 def _play_of(entry: int, seat: int) -> Play:
     """The Play event of a log entry (a move key with its sweep flag) by a seat, memoized:
     returning an event from every move costs a dictionary lookup."""
-    play = Play(seat, DECK[entry & 63], card_set((entry & _KEY) >> 6), bool(entry & _SWEEP))
-    if len(_PLAYS) >= _PLAYS_KEPT:
-        _PLAYS.clear()
-    _PLAYS[entry << 2 | seat] = play
+    mask = (entry & _KEY) >> 6
+    captures = _CAPTURED.get(mask)
+    if captures is None:
+        captures = _CAPTURED[mask] = card_set(mask)
+    play = _made_play(seat, DECK[entry & 63], captures, bool(entry & _SWEEP))
+    plays = _PLAYS[seat]
+    if len(plays) >= _PLAYS_KEPT:
+        plays.clear()
+        _CAPTURED.clear()
+    plays[entry] = play
     return play
 
 
@@ -255,7 +320,7 @@ class Game:
         log = self._log
         log.append(key)
         self._keys = None
-        play = _PLAYS.get(key << 2 | seat) or _play_of(key, seat)
+        play = _PLAYS[seat].get(key) or _play_of(key, seat)
         if hand or seat != self._dealer:
             self._to_move = self._next_seat[seat]
             return play
@@ -263,15 +328,15 @@ class Game:
             self._deal_round()
             self._to_move = self._next_seat[seat]
             deal = _DEALS[len(log) // (3 * self.players) + 1]
-            return Play(seat, play.card, play.captures, play.sweep, deal=deal)
+            dealt = ((key << 2 | seat) << 4) | deal.round
+            return _DEALT.get(dealt) or _dealt(dealt, play, deal)
         result = self._end_hand()
         if self._winner is not None:
-            return Play(
-                seat, play.card, play.captures, play.sweep, result=result, winner=self._winner
-            )
-        return Play(
-            seat, play.card, play.captures, play.sweep, result=result, next_hand=self.history()
-        )
+            return _followed(play, result=result, winner=self._winner)
+        opened = self._hand_logs[-1]
+        plain = len(opened.deals) == 1 and not opened.initial_sweeps
+        opening = _OPENING if plain else self.history()
+        return _followed(play, result=result, next_hand=opening)
 
     def _end_hand(self) -> HandResult:
         leftovers = 0
@@ -479,7 +544,7 @@ class Game:
             events.append(InitialSweep(log.dealer, card_set(log.initial_table), log.initial_sweeps))
         for i, entry in enumerate(log.plays, start=1):
             seat = (log.dealer + i) % n
-            events.append(_PLAYS.get(entry << 2 | seat) or _play_of(entry, seat))
+            events.append(_PLAYS[seat].get(entry) or _play_of(entry, seat))
             if i % (3 * n) == 0 and i < PLAYS_PER_HAND:
                 events.append(Deal(i // (3 * n) + 1))
         return tuple(events)
