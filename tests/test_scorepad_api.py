@@ -174,6 +174,12 @@ def test_labels_and_messages_in_the_asked_language(client: TestClient) -> None:
     assert message == "Runde 1, Karo: alle Seiten zusammen haben 11 Karo, es gibt aber 10"
     message = refusal(client, body | {"hands": [hand(cards=[20, None])]}, "missing")
     assert message == "Runde 1, Ben, Karten: fehlt"
+    # The languages added with the catalogues answer too, each in its own words.
+    labels = {
+        language: post(client, rules="escova", language=language, hands=[hand()]).json()["labels"]
+        for language in ("en", "fr", "pt-BR")
+    }
+    assert labels["fr"]["coins"] != labels["en"]["coins"] != labels["pt-BR"]["coins"]
 
 
 # -- refusals ----------------------------------------------------------------------------------
@@ -291,9 +297,9 @@ def test_bad_options(client: TestClient, options: dict[str, Any], message: str) 
         ({"hands": [3]}, "bad_request", "Hand 1: is not understood: Input should be a valid"),
         ({"rules": 3}, "bad_request", "rules: is not understood: Input should be a valid string"),
         (
-            {"language": "fr"},
+            {"language": "xx"},
             "bad_request",
-            "language: is not understood: Input should be 'en', 'de', 'es' or 'it'",
+            "language: is not understood: Input should be 'en', 'de', 'es', 'it', 'fr' or 'pt-BR'",
         ),
         ({"player": 2}, "unknown_field", "there is no field 'player'; the fields are rules,"),
         ([1, 2], "not_json", "The request is not a JSON object: [1, 2]"),

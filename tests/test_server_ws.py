@@ -12,14 +12,15 @@ import json
 import threading
 from collections.abc import Iterator
 from itertools import pairwise
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fastapi.testclient import TestClient
 
 from escoba import Game, IllegalMoveError, Move
+from escoba.catalogue import LANGUAGES
 from escoba.server.connections import RATE_BURST
-from escoba.server.protocol import MAX_MESSAGE_BYTES
+from escoba.server.protocol import MAX_MESSAGE_BYTES, Language
 from server_helpers import (
     TIMEOUT,
     Closed,
@@ -379,7 +380,7 @@ def test_a_hint_ranks_every_legal_move_in_the_asked_language(client: TestClient)
         state = peer.my_turn()
         record = server_record(client, ticket["room"])
         replies = {}
-        for language in ("en", "de", None):
+        for language in ("en", "de", "fr", "pt-BR", None):
             peer.send(
                 {"type": "hint"} if language is None else {"type": "hint", "language": language}
             )
@@ -397,10 +398,11 @@ def test_a_hint_ranks_every_legal_move_in_the_asked_language(client: TestClient)
         assert losses == sorted(losses)
         assert losses[0] == 0
         assert all(item["text"] for item in english)
-        german = replies["de"]
-        assert [item["move"] for item in german] == [item["move"] for item in english]
-        for de, en in zip(german, english, strict=True):
-            assert de["text"] != en["text"]
+        for language in ("de", "fr", "pt-BR"):
+            translated = replies[language]
+            assert [item["move"] for item in translated] == [item["move"] for item in english]
+            for said, en in zip(translated, english, strict=True):
+                assert said["text"] != en["text"], language
         assert replies[None] == english  # English by default
         assert_unchanged(client, ticket["room"], record)  # asking changes nothing
 
@@ -443,7 +445,7 @@ MALFORMED: list[tuple[str, str | bytes]] = [
     ("card not a string", '{"type": "play", "card": 7}'),
     ("captures not a list", '{"type": "play", "card": "7d", "captures": "4h"}'),
     ("capture not a string", '{"type": "play", "card": "7d", "captures": [4]}'),
-    ("hint in an unknown language", '{"type": "hint", "language": "fr"}'),
+    ("hint in an unknown language", '{"type": "hint", "language": "xx"}'),
     ("empty token", '{"type": "join", "token": ""}'),
     ("token too long", json.dumps({"type": "join", "token": "x" * 129})),
     ("card text too long", '{"type": "play", "card": "7d7d7d7d7d"}'),
@@ -722,3 +724,7 @@ def test_an_idle_room_leaves_memory_and_comes_back_intact(client: TestClient) ->
         peer.send(play_message(again["match"]["legal"][0]))
         after = peer.until(lambda m: is_state(m) and m["event"] is not None)
         assert moves_played(after) == moves_played(before) + 1
+
+
+def test_the_protocol_offers_the_catalogues_languages() -> None:
+    assert get_args(Language) == LANGUAGES

@@ -35,6 +35,7 @@ __all__ = [
     "HintRequest",
     "JoinMessage",
     "JoinRoom",
+    "Language",
     "MatchSummary",
     "MatchView",
     "MoveView",
@@ -96,11 +97,16 @@ class PlayMessage(_Message):
     captures: list[Annotated[str, Field(max_length=8)]] = Field(default=[], max_length=40)
 
 
+Language = Literal["en", "de", "es", "it", "fr", "pt-BR"]
+"""A language of the texts: the codes of :data:`escoba.catalogue.LANGUAGES` (a test checks
+they agree; a message's type must name them one by one)."""
+
+
 class HintRequest(_Message):
     """Ask the coach about your moves, with reasons in ``language``."""
 
     type: Literal["hint"]
-    language: Literal["en", "de", "es", "it"] = "en"
+    language: Language = "en"
     deck: Literal["french", "spanish", "italian"] = "french"
     """The deck style the coach's sentences name cards in."""
 

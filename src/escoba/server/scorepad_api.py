@@ -35,7 +35,7 @@ from ..messages import LANGUAGES
 from ..rules import INT_OPTIONS, RULESETS, SEVENS_MODES, preset_name
 from ..scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
 from ..scoring import CATEGORIES
-from .protocol import ErrorMessage
+from .protocol import ErrorMessage, Language
 
 __all__ = [
     "MAX_JSON_DEPTH",
@@ -66,8 +66,6 @@ SCORING_OPTIONS: Final[tuple[str, ...]] = (
     "win_by",
 )
 """The rule options that change a pad's points or its end (the others only change play)."""
-
-Language = Literal["en", "de", "es", "it"]
 
 
 class _Model(BaseModel):
