@@ -25,7 +25,9 @@ keys in the sources and in the catalogues agree, and that every ``.mo`` is compi
 
 from __future__ import annotations
 
+import os
 import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Final
 
@@ -47,7 +49,7 @@ KEYWORDS: Final = (
     "tn:1,1",  # tui.texts.tn
     "tr",  # the terminal apps' own t
     "fill",  # tui.widgets.fill, t with coloured parts
-    "say",  # scorepad.say
+    "_fill",  # the game app's fill
 )
 """The functions whose first argument is a message key."""
 
@@ -57,7 +59,8 @@ def pybabel(*arguments: str) -> None:
     CommandLineInterface().run(["pybabel", *arguments])
 
 
-def extract() -> None:
+def extract(template: Path = TEMPLATE) -> None:
+    """Write the template; run from the top of the repository (``main`` goes there)."""
     keywords = [f"--keyword={keyword}" for keyword in KEYWORDS]
     pybabel(
         "extract",
@@ -65,9 +68,10 @@ def extract() -> None:
         "--no-default-keywords",
         *keywords,
         "--project=escoba",
+        "--version=" + version("escoba"),
         "--copyright-holder=The escoba developers",
-        "--output-file=" + str(TEMPLATE),
-        str(ROOT / "src"),
+        "--output-file=" + str(template),
+        "src",  # from the top of the repository: locations read "src/escoba/..."
     )
 
 
@@ -110,6 +114,7 @@ STEPS: Final = {"extract": (extract,), "update": (update,), "compile": (compile_
 
 
 def main(arguments: list[str]) -> int:
+    os.chdir(ROOT)
     steps = {**STEPS, "all": (extract, update, compile_all)}
     if len(arguments) != 1 or arguments[0] not in steps:
         print(f"usage: python scripts/translations.py {{{'|'.join(steps)}}}", file=sys.stderr)

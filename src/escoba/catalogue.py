@@ -36,6 +36,7 @@ __all__ = [
     "is_plural",
     "keys",
     "message_key",
+    "own_texts",
     "plural",
     "text",
     "translations",
@@ -89,6 +90,7 @@ def translations(language: str, domain: str = "escoba") -> gettext.GNUTranslatio
     return found
 
 
+@functools.cache
 def keys(domain: str = "escoba") -> frozenset[str]:
     """Every message key of a domain (those of its English catalogue)."""
     singular, plurals = _messages("en", domain)
@@ -136,6 +138,14 @@ def plural(key: str, count: int, language: str = "en", /, **params: object) -> s
         raise EscobaError(f"the count of message {key!r} must be a whole number, not {count!r}")
     params = {"count": count, **params}
     return _fill(key, translations(language).ngettext(key, key, count), language, params)
+
+
+def own_texts(language: str, domain: str = "escoba") -> dict[str, str | tuple[str, ...]]:
+    """The texts a language's catalogue holds itself, by key, without English behind them:
+    a text, or the plural forms (by gettext's index). For checking a catalogue; to show a
+    text, use :func:`text` or :func:`plural`."""
+    singular, plurals = _messages(language, domain)
+    return {**singular, **plurals}
 
 
 def as_json(language: str, domain: str) -> dict[str, str | dict[str, str]]:

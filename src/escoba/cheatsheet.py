@@ -1,10 +1,9 @@
 """Rule sets in words: a one-screen cheat sheet, one-line summaries, option meanings.
 
 Pure functions from a :class:`RuleSet` to text (no I/O, no markup), so the command line, the
-terminal game and the web client can all show the same words. The cheat sheet, the summary and
-the labels come in every language of :data:`escoba.messages.LANGUAGES` (keyword ``language``,
-English by default); their texts are the ``cheat.*`` keys of :data:`escoba.messages.MESSAGES`.
-The option meanings and preset origins stay English, like the option names they explain.
+terminal game and the web client can all show the same words. Everything here comes in every
+language of :data:`escoba.catalogue.LANGUAGES` (keyword ``language``, English by default);
+the texts are the ``cheat.*``, ``preset.*`` and ``option.*`` messages of the catalogue.
 
 >>> from escoba import RULESETS
 >>> summary(RULESETS["scopa"])
@@ -13,6 +12,8 @@ The option meanings and preset origins stay English, like the option names they 
 True
 >>> cheat_sheet_lines(RULESETS["scopa"], language="it")[0]
 'Prendere le carte'
+>>> preset_origin("escova", "pt-BR"), option_meaning("win_by", "de")
+('Escova brasileira', 'nötiger Vorsprung, sobald das Ziel erreicht ist')
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from .catalogue import LANGUAGES, message_key, plural, text
 from .errors import EscobaError
-from .messages import LANGUAGES, MESSAGES, text
 from .rules import RuleSet
 from .scoring import CATEGORIES
 
@@ -36,41 +37,80 @@ __all__ = [
     "cheat_sheet_lines",
     "cheat_sheet_title",
     "format_value",
+    "option_meaning",
+    "preset_origin",
     "sevens_label",
     "summary",
 ]
 
-PRESET_ORIGINS: Final[Mapping[str, str]] = {
-    "escoba": "Spanish Escoba, the base",
-    "escoba-fournier": "Escoba, Fournier rules",
-    "escoba-primiera": "Escoba, old setenta",
-    "escoba-classic": "Escoba, English books",
-    "scopa": "Italian Scopa",
-    "escova": "Brazilian Escova",
+_PRESET_KEYS: Final[Mapping[str, str]] = {
+    "escoba": message_key("preset.escoba"),
+    "escoba-fournier": message_key("preset.escoba-fournier"),
+    "escoba-primiera": message_key("preset.escoba-primiera"),
+    "escoba-classic": message_key("preset.escoba-classic"),
+    "scopa": message_key("preset.scopa"),
+    "escova": message_key("preset.escova"),
 }
-"""What each preset is, in a few words."""
 
-OPTION_MEANINGS: Final[Mapping[str, str]] = {
-    "capture": "sum15 (make 15) or match (equal value)",
-    "forced_capture": "a card that can take must take",
-    "last_play_sweep_counts": "a sweep by the hand's last card scores",
-    "initial_table_sweeps": "first 4 table cards make 15 / 30: 1 / 2 sweeps",
-    "kings_redeal": "3+ kings in the first 4 table cards: redeal",
-    "sevens": "ranking (setenta), sevens, primiera or none",
-    "primiera_needs_all_suits": "a side missing a suit can't win primiera",
-    "all_coins_two": "all 10 coins score 2 instead of 1",
-    "all_sevens_bonus": "extra points for all four sevens",
-    "big_wins": "30+ cards vs < 10: 2; all coins 2; all sevens +1",
-    "target_score": "points that end the match",
-    "win_by": "lead needed once the target is reached",
+_OPTION_KEYS: Final[Mapping[str, str]] = {
+    "capture": message_key("option.capture"),
+    "forced_capture": message_key("option.forced_capture"),
+    "last_play_sweep_counts": message_key("option.last_play_sweep_counts"),
+    "initial_table_sweeps": message_key("option.initial_table_sweeps"),
+    "kings_redeal": message_key("option.kings_redeal"),
+    "sevens": message_key("option.sevens"),
+    "primiera_needs_all_suits": message_key("option.primiera_needs_all_suits"),
+    "all_coins_two": message_key("option.all_coins_two"),
+    "all_sevens_bonus": message_key("option.all_sevens_bonus"),
+    "big_wins": message_key("option.big_wins"),
+    "target_score": message_key("option.target_score"),
+    "win_by": message_key("option.win_by"),
 }
-"""One line per rule option, by option name."""
+
+_CATEGORY_KEYS: Final[Mapping[str, str]] = {
+    "cards": message_key("cheat.category.cards"),
+    "coins": message_key("cheat.category.coins"),
+    "seven_of_coins": message_key("cheat.category.seven_of_coins"),
+    "sevens": message_key("cheat.category.sevens"),
+    "all_sevens": message_key("cheat.category.all_sevens"),
+    "sweeps": message_key("cheat.category.sweeps"),
+}
+
+_SEVENS_KEYS: Final[Mapping[str, str]] = {
+    "ranking": message_key("cheat.sevens.ranking"),
+    "sevens": message_key("cheat.sevens.sevens"),
+    "primiera": message_key("cheat.sevens.primiera"),
+    "none": message_key("cheat.sevens.none"),
+}
+
+PRESET_ORIGINS: Final[Mapping[str, str]] = {name: text(key) for name, key in _PRESET_KEYS.items()}
+"""What each preset is, in a few English words; :func:`preset_origin` in other languages."""
+
+OPTION_MEANINGS: Final[Mapping[str, str]] = {name: text(key) for name, key in _OPTION_KEYS.items()}
+"""One English line per rule option, by option name; :func:`option_meaning` in other
+languages. The option names and values stay as the command line writes them."""
 
 CATEGORY_LABELS: Final[Mapping[str, str]] = {
-    category: MESSAGES[f"cheat.category.{category}"]["en"] for category in CATEGORIES
+    category: text(_CATEGORY_KEYS[category]) for category in CATEGORIES
 }
 """A short English label for each scoring category (see ``CATEGORIES``);
 :func:`category_label` gives them in other languages."""
+
+
+def preset_origin(name: str, language: str = "en") -> str:
+    """What a preset is, in a few words ("Italian Scopa")."""
+    _checked(language)
+    if name not in _PRESET_KEYS:
+        raise KeyError(name)
+    return text(_PRESET_KEYS[name], language)
+
+
+def option_meaning(name: str, language: str = "en") -> str:
+    """What a rule option means, in one line."""
+    _checked(language)
+    if name not in _OPTION_KEYS:
+        raise KeyError(name)
+    return text(_OPTION_KEYS[name], language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +140,7 @@ def format_value(value: object) -> str:
 
 def sevens_label(rules: RuleSet, language: str = "en") -> str:
     """The name of the rule set's sevens category: setenta, most sevens, primiera..."""
-    return text(f"cheat.sevens.{rules.sevens}", language)
+    return text(_SEVENS_KEYS[rules.sevens], language)
 
 
 def category_label(category: str, rules: RuleSet, language: str = "en") -> str:
@@ -110,11 +150,7 @@ def category_label(category: str, rules: RuleSet, language: str = "en") -> str:
         return text("cheat.category.sevens_named", language, label=sevens_label(rules, language))
     if category not in CATEGORY_LABELS:
         raise KeyError(category)
-    return text(f"cheat.category.{category}", language)
-
-
-def _points(n: int, language: str) -> str:
-    return text("cheat.point" if n == 1 else "cheat.points", language, n=n)
+    return text(_CATEGORY_KEYS[category], language)
 
 
 def _all_sevens_bonus(rules: RuleSet) -> int:
@@ -131,89 +167,104 @@ def summary(rules: RuleSet, language: str = "en") -> str:
     >>> summary(RULESETS["escova"], language="es")
     'sumar 15, sin categoría de sietes, todos los oros valen 2, a 31'
     """
-
-    def say(key: str, **params: object) -> str:
-        return text(f"cheat.summary.{key}", language, **params)
-
-    parts = [say("sum15") if rules.capture == "sum15" else say("match")]
+    lang = language
+    if rules.capture == "sum15":
+        parts = [text("cheat.summary.sum15", lang)]
+    else:
+        parts = [text("cheat.summary.match", lang)]
     if not rules.forced_capture:
-        parts.append(say("capture_optional"))
-    label = sevens_label(rules, language)
-    parts.append(say("needs_all_suits", label=label) if rules.primiera_needs_all_suits else label)
+        parts.append(text("cheat.summary.capture_optional", lang))
+    label = sevens_label(rules, lang)
+    if rules.primiera_needs_all_suits:
+        label = text("cheat.summary.needs_all_suits", lang, label=label)
+    parts.append(label)
     if rules.all_coins_two and not rules.big_wins:
-        parts.append(say("all_coins_two"))
+        parts.append(text("cheat.summary.all_coins_two", lang))
     bonus = _all_sevens_bonus(rules)
     if rules.big_wins:
-        parts.append(say("big_wins"))
+        parts.append(text("cheat.summary.big_wins", lang))
     elif bonus:
-        parts.append(say("all_sevens", bonus=bonus))
+        parts.append(text("cheat.summary.all_sevens", lang, bonus=bonus))
     if rules.kings_redeal:
-        parts.append(say("kings_redeal"))
+        parts.append(text("cheat.summary.kings_redeal", lang))
     if not rules.last_play_sweep_counts:
-        parts.append(say("last_sweep_void"))
+        parts.append(text("cheat.summary.last_sweep_void", lang))
     if rules.capture == "sum15" and not rules.initial_table_sweeps:
-        parts.append(say("no_initial_sweeps"))
+        parts.append(text("cheat.summary.no_initial_sweeps", lang))
+    target = rules.target_score
     if rules.win_by > 1:
-        parts.append(say("target_by", target=rules.target_score, win_by=rules.win_by))
+        parts.append(text("cheat.summary.target_by", lang, target=target, win_by=rules.win_by))
     else:
-        parts.append(say("target", target=rules.target_score))
+        parts.append(text("cheat.summary.target", lang, target=target))
     return ", ".join(parts)
 
 
 def _taking(rules: RuleSet, language: str) -> tuple[str, ...]:
-    keys = ["values"]
+    keys = [message_key("cheat.values")]
     if rules.capture == "sum15":
-        keys.append("take_sum15")
+        keys.append(message_key("cheat.take_sum15"))
     else:
-        keys += ["take_match", "single_card_priority"]
-    keys.append("forced_capture" if rules.forced_capture else "capture_optional")
-    keys.append("drop")
-    return tuple(text(f"cheat.{key}", language) for key in keys)
+        keys += [message_key("cheat.take_match"), message_key("cheat.single_card_priority")]
+    if rules.forced_capture:
+        keys.append(message_key("cheat.forced_capture"))
+    else:
+        keys.append(message_key("cheat.capture_optional"))
+    keys.append(message_key("cheat.drop"))
+    return tuple(text(key, language) for key in keys)
 
 
 def _sweeps(rules: RuleSet, language: str) -> tuple[str, ...]:
-    keys = (
-        "sweep_sum15" if rules.capture == "sum15" else "sweep_match",
-        "last_sweep_counts" if rules.last_play_sweep_counts else "last_sweep_void",
-        "leftovers",
-    )
-    return tuple(text(f"cheat.{key}", language) for key in keys)
+    if rules.capture == "sum15":
+        sweep = text("cheat.sweep_sum15", language)
+    else:
+        sweep = text("cheat.sweep_match", language)
+    if rules.last_play_sweep_counts:
+        last = text("cheat.last_sweep_counts", language)
+    else:
+        last = text("cheat.last_sweep_void", language)
+    return (sweep, last, text("cheat.leftovers", language))
 
 
 def _dealing(rules: RuleSet, language: str) -> tuple[str, ...]:
-    keys = ["deal", "deal_more"]
+    lines = [text("cheat.deal", language), text("cheat.deal_more", language)]
     if rules.initial_table_sweeps:
-        keys.append("initial_sweeps")
+        lines.append(text("cheat.initial_sweeps", language))
     elif rules.capture == "sum15":
-        keys.append("no_initial_sweeps")
+        lines.append(text("cheat.no_initial_sweeps", language))
     if rules.kings_redeal:
-        keys.append("kings_redeal")
-    return tuple(text(f"cheat.{key}", language) for key in keys)
+        lines.append(text("cheat.kings_redeal", language))
+    return tuple(lines)
 
 
 def _scoring(rules: RuleSet, language: str) -> tuple[str, ...]:
-    def say(key: str, **params: object) -> str:
-        return text(f"cheat.{key}", language, **params)
-
-    lines = [
-        say("most_cards_big" if rules.big_wins else "most_cards"),
-        say("most_coins_two" if rules.all_coins_two or rules.big_wins else "most_coins"),
-        say("seven_of_coins"),
-    ]
-    if rules.sevens == "ranking":
-        lines.append(say("setenta", order=say("setenta_order")))
-    elif rules.sevens == "sevens":
-        lines.append(say("most_sevens"))
-    elif rules.sevens == "primiera":
-        key = "primiera_all_suits" if rules.primiera_needs_all_suits else "primiera"
-        lines.append(say(key, values=say("primiera_values")))
+    lang = language
+    if rules.big_wins:
+        lines = [text("cheat.most_cards_big", lang)]
     else:
-        lines.append(say("no_sevens"))
+        lines = [text("cheat.most_cards", lang)]
+    if rules.all_coins_two or rules.big_wins:
+        lines.append(text("cheat.most_coins_two", lang))
+    else:
+        lines.append(text("cheat.most_coins", lang))
+    lines.append(text("cheat.seven_of_coins", lang))
+    if rules.sevens == "ranking":
+        lines.append(text("cheat.setenta", lang, order=text("cheat.setenta_order", lang)))
+    elif rules.sevens == "sevens":
+        lines.append(text("cheat.most_sevens", lang))
+    elif rules.sevens == "primiera":
+        values = text("cheat.primiera_values", lang)
+        if rules.primiera_needs_all_suits:
+            lines.append(text("cheat.primiera_all_suits", lang, values=values))
+        else:
+            lines.append(text("cheat.primiera", lang, values=values))
+    else:
+        lines.append(text("cheat.no_sevens", lang))
     bonus = _all_sevens_bonus(rules)
     if bonus:
-        lines.append(say("all_sevens_bonus", points=_points(bonus, language)))
-    lines.append(say("each_sweep"))
-    lines.append(say("tie"))
+        points = plural("count.points", bonus, lang)
+        lines.append(text("cheat.all_sevens_bonus", lang, points=points))
+    lines.append(text("cheat.each_sweep", lang))
+    lines.append(text("cheat.tie", lang))
     return tuple(lines)
 
 
@@ -228,16 +279,14 @@ def cheat_sheet(rules: RuleSet, language: str = "en") -> tuple[Section, ...]:
 
     Every language gives the same sections with the same number of lines.
     """
-
-    def title(key: str, **params: object) -> str:
-        return text(f"cheat.section.{key}", language, **params)
-
+    lang = language
+    winning = text("cheat.section.winning", lang, target=rules.target_score)
     return (
-        Section(title("taking"), _taking(rules, language)),
-        Section(title("sweeps"), _sweeps(rules, language)),
-        Section(title("dealing"), _dealing(rules, language)),
-        Section(title("scoring"), _scoring(rules, language)),
-        Section(title("winning", target=rules.target_score), _winning(rules, language)),
+        Section(text("cheat.section.taking", lang), _taking(rules, lang)),
+        Section(text("cheat.section.sweeps", lang), _sweeps(rules, lang)),
+        Section(text("cheat.section.dealing", lang), _dealing(rules, lang)),
+        Section(text("cheat.section.scoring", lang), _scoring(rules, lang)),
+        Section(winning, _winning(rules, lang)),
     )
 
 

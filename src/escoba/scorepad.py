@@ -22,7 +22,7 @@ The counts are checked against each other (cards 40, coins 10, sevens 4, one hol
 seven of coins, no side with more coins or sevens than cards, every sweep at least two cards,
 a setenta winner with the most sevens...) and a bad entry raises :class:`ScorePadError`, an
 :class:`~escoba.errors.InvalidScoreError` whose text names the hand, the side and the field,
-in any language of :data:`escoba.messages.LANGUAGES`. Hands are numbered from 1, sides from 0.
+in any language of :data:`escoba.catalogue.LANGUAGES`. Hands are numbered from 1, sides from 0.
 
 >>> from escoba import RULESETS
 >>> first = HandEntry(cards=(22, 18), coins=(6, 4), seven_of_coins=0, sweeps=(2, 1),
@@ -45,16 +45,15 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
+from .catalogue import LANGUAGES, message_key, plural, text
 from .cheatsheet import sevens_label
 from .errors import InvalidScoreError, RulesError
-from .messages import LANGUAGES, lookup
 from .rules import RuleSet
 from .scoring import match_winner, score_counts
 
 __all__ = [
     "FIELDS",
     "NOT_GIVEN",
-    "TEXTS",
     "HandEntry",
     "HandTally",
     "ScorePad",
@@ -141,250 +140,91 @@ class ScorePad:
 
 # -- texts ------------------------------------------------------------------------------------
 
-TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
-    "at.hand": {
-        "en": "Hand {hand}",
-        "de": "Runde {hand}",
-        "es": "Mano {hand}",
-        "it": "Mano {hand}",
-    },
-    "side": {
-        "en": "side {index}",
-        "de": "Seite {index}",
-        "es": "bando {index}",
-        "it": "squadra {index}",
-    },
-    "field.cards": {"en": "cards", "de": "Karten", "es": "cartas", "it": "carte"},
-    "field.coins": {"en": "coins", "de": "Karo", "es": "oros", "it": "denari"},
-    "field.seven_of_coins": {
-        "en": "seven of coins",
-        "de": "Karo-7",
-        "es": "siete de oros",
-        "it": "settebello",
-    },
-    "field.sevens": {"en": "sevens", "de": "Siebenen", "es": "sietes", "it": "sette"},
-    "field.sevens_winner": {
-        "en": "{label} winner",
-        "de": "Gewinner der {label}",
-        "es": "ganador de la {label}",
-        "it": "vincitore della {label}",
-    },
-    "field.sweeps": {"en": "sweeps", "de": "Abräumer", "es": "escobas", "it": "scope"},
-    "field.sides": {"en": "sides", "de": "Seiten", "es": "bandos", "it": "squadre"},
-    "field.names": {"en": "names", "de": "Namen", "es": "nombres", "it": "nomi"},
-    "field.hands": {"en": "hands", "de": "Runden", "es": "manos", "it": "mani"},
-    "field.rules": {"en": "rules", "de": "Regeln", "es": "reglas", "it": "regole"},
-    "field.options": {"en": "options", "de": "Optionen", "es": "opciones", "it": "opzioni"},
-    "field.language": {"en": "language", "de": "Sprache", "es": "idioma", "it": "lingua"},
-    "not_whole": {
-        "en": "must be a whole number, 0 or more, not {value}",
-        "de": "muss eine ganze Zahl ab 0 sein, nicht {value}",
-        "es": "debe ser un número entero, 0 o más, no {value}",
-        "it": "deve essere un numero intero, 0 o più, non {value}",
-    },
-    "per_side": {
-        "en": "needs one number per side ({sides}), not {value}",
-        "de": "braucht eine Zahl pro Seite ({sides}), nicht {value}",
-        "es": "necesita un número por bando ({sides}), no {value}",
-        "it": "serve un numero per squadra ({sides}), non {value}",
-    },
-    "missing": {
-        "en": "is missing",
-        "de": "fehlt",
-        "es": "falta",
-        "it": "manca",
-    },
-    "sevens_needed": {
-        "en": "these rules count sevens: give each side's number of sevens",
-        "de": "diese Regeln zählen Siebenen: gib die Zahl der Siebenen jeder Seite an",
-        "es": "estas reglas cuentan los sietes: indica cuántos sietes tiene cada bando",
-        "it": "queste regole contano i sette: indica quanti sette ha ogni squadra",
-    },
-    "winner_needed": {
-        "en": "say which side wins the {label}, or that nobody does",
-        "de": "gib an, welche Seite die {label} gewinnt, oder dass keine sie gewinnt",
-        "es": "indica qué bando gana la {label}, o que no la gana nadie",
-        "it": "indica quale squadra vince la {label}, o che non la vince nessuno",
-    },
-    "cards_total": {
-        "en": "the sides took {total} cards in all, but the deck has 40",
-        "de": "alle Seiten zusammen haben {total} Karten, das Spiel hat aber 40",
-        "es": "entre todos los bandos suman {total} cartas, pero la baraja tiene 40",
-        "it": "tutte le squadre insieme hanno {total} carte, ma il mazzo ne ha 40",
-    },
-    "coins_total": {
-        "en": "the sides took {total} coins in all, but there are 10",
-        "de": "alle Seiten zusammen haben {total} Karo, es gibt aber 10",
-        "es": "entre todos los bandos suman {total} oros, pero hay 10",
-        "it": "tutte le squadre insieme hanno {total} denari, ma sono 10",
-    },
-    "sevens_total": {
-        "en": "the sides took {total} sevens in all, but there are 4",
-        "de": "alle Seiten zusammen haben {total} Siebenen, es gibt aber 4",
-        "es": "entre todos los bandos suman {total} sietes, pero hay 4",
-        "it": "tutte le squadre insieme hanno {total} sette, ma sono 4",
-    },
-    "not_a_side": {
-        "en": "{value} is not a side: give a side from 0 to {last}",
-        "de": "{value} ist keine Seite: gib eine Seite von 0 bis {last} an",
-        "es": "{value} no es un bando: indica un bando de 0 a {last}",
-        "it": "{value} non è una squadra: indica una squadra da 0 a {last}",
-    },
-    "holder_needed": {
-        "en": "exactly one side took the seven of coins: say which",
-        "de": "genau eine Seite hat die Karo-7: gib an, welche",
-        "es": "exactamente un bando se llevó el siete de oros: indica cuál",
-        "it": "esattamente una squadra ha preso il settebello: indica quale",
-    },
-    "over_cards": {
-        "en": "{count} is more than the {cards} cards this side took",
-        "de": "{count} sind mehr als die {cards} Karten dieser Seite",
-        "es": "{count} son más que las {cards} cartas de este bando",
-        "it": "{count} sono più delle {cards} carte di questa squadra",
-    },
-    "coins_and_sevens": {
-        "en": "{coins} coins and {sevens} sevens make at least {needed} cards, not {cards}",
-        "de": "{coins} Karo und {sevens} Siebenen sind mindestens {needed} Karten, nicht {cards}",
-        "es": "{coins} oros y {sevens} sietes son al menos {needed} cartas, no {cards}",
-        "it": "{coins} denari e {sevens} sette sono almeno {needed} carte, non {cards}",
-    },
-    "holder_coins": {
-        "en": "this side took the seven of coins, so it has at least 1 coin",
-        "de": "diese Seite hat die Karo-7, also mindestens 1 Karo",
-        "es": "este bando se llevó el siete de oros, así que tiene al menos 1 oro",
-        "it": "questa squadra ha il settebello, quindi almeno 1 denaro",
-    },
-    "holder_sevens": {
-        "en": "this side took the seven of coins, so it has at least 1 seven",
-        "de": "diese Seite hat die Karo-7, also mindestens 1 Sieben",
-        "es": "este bando se llevó el siete de oros, así que tiene al menos 1 siete",
-        "it": "questa squadra ha il settebello, quindi almeno 1 sette",
-    },
-    "sweeps_cards": {
-        "en": "{sweeps} sweeps take at least {needed} cards (2 or more each), not {cards}",
-        "de": "{sweeps} Abräumer sind mindestens {needed} Karten (je 2 oder mehr), nicht {cards}",
-        "es": "{sweeps} escobas son al menos {needed} cartas (2 o más cada una), no {cards}",
-        "it": "{sweeps} scope sono almeno {needed} carte (2 o più ciascuna), non {cards}",
-    },
-    "winner_no_cards": {
-        "en": "{name} took no cards, so it cannot win the {label}",
-        "de": "{name} hat keine Karten, kann die {label} also nicht gewinnen",
-        "es": "{name} no se llevó ninguna carta, así que no puede ganar la {label}",
-        "it": "{name} non ha preso carte, quindi non può vincere la {label}",
-    },
-    "winner_missing_suit": {
-        "en": "{name} cannot hold every suit ({cards} cards, {coins} coins), "
-        "so it cannot win the {label}",
-        "de": "{name} kann nicht jede Farbe haben ({cards} Karten, {coins} Karo), "
-        "kann die {label} also nicht gewinnen",
-        "es": "{name} no puede tener todos los palos ({cards} cartas, {coins} oros), "
-        "así que no puede ganar la {label}",
-        "it": "{name} non può avere tutti i semi ({cards} carte, {coins} denari), "
-        "quindi non può vincere la {label}",
-    },
-    "winner_fewer_sevens": {
-        "en": "{name} has fewer sevens than {other}, so it cannot win the {label}",
-        "de": "{name} hat weniger Siebenen als {other}, kann die {label} also nicht gewinnen",
-        "es": "{name} tiene menos sietes que {other}, así que no puede ganar la {label}",
-        "it": "{name} ha meno sette di {other}, quindi non può vincere la {label}",
-    },
-    "winner_all_sevens": {
-        "en": "{name} took all four sevens, so it wins the {label}",
-        "de": "{name} hat alle vier Siebenen und gewinnt damit die {label}",
-        "es": "{name} se llevó los cuatro sietes, así que gana la {label}",
-        "it": "{name} ha preso i quattro sette, quindi vince la {label}",
-    },
-    "winner_most_sevens": {
-        "en": "{name} has the most sevens, so it wins the {label}",
-        "de": "{name} hat die meisten Siebenen und gewinnt damit die {label}",
-        "es": "{name} tiene más sietes que nadie, así que gana la {label}",
-        "it": "{name} ha più sette di tutti, quindi vince la {label}",
-    },
-    "winner_all_cards": {
-        "en": "{name} took every card, so it wins the {label}",
-        "de": "{name} hat alle Karten und gewinnt damit die {label}",
-        "es": "{name} se llevó todas las cartas, así que gana la {label}",
-        "it": "{name} ha preso tutte le carte, quindi vince la {label}",
-    },
-    "match_over": {
-        "en": "the match was already won after hand {after} by {name}: start a new pad",
-        "de": "die Partie hat schon nach Runde {after} {name} gewonnen: fang einen neuen Block an",
-        "es": "{name} ya ganó la partida tras la mano {after}: empieza una hoja nueva",
-        "it": "{name} ha già vinto la partita dopo la mano {after}: inizia un nuovo foglio",
-    },
-    "sides_count": {
-        "en": "a score pad has 2 to 4 sides, not {value}",
-        "de": "ein Punkteblock hat 2 bis 4 Seiten, nicht {value}",
-        "es": "una hoja de puntos tiene de 2 a 4 bandos, no {value}",
-        "it": "un segnapunti ha da 2 a 4 squadre, non {value}",
-    },
-    "names_count": {
-        "en": "one name per side ({sides}), not {value}",
-        "de": "ein Name pro Seite ({sides}), nicht {value}",
-        "es": "un nombre por bando ({sides}), no {value}",
-        "it": "un nome per squadra ({sides}), non {value}",
-    },
-    "name_text": {
-        "en": "a name is some text, not {value}",
-        "de": "ein Name ist ein Text, nicht {value}",
-        "es": "un nombre es un texto, no {value}",
-        "it": "un nome è un testo, non {value}",
-    },
-    "not_a_list": {
-        "en": "must be a list, not {value}",
-        "de": "muss eine Liste sein, nicht {value}",
-        "es": "debe ser una lista, no {value}",
-        "it": "deve essere una lista, non {value}",
-    },
-    "not_an_entry": {
-        "en": "is not a hand's entry: {value}",
-        "de": "ist kein Eintrag einer Runde: {value}",
-        "es": "no es la anotación de una mano: {value}",
-        "it": "non è la registrazione di una mano: {value}",
-    },
-    "unknown_rules": {
-        "en": "no rule set is called {value}: choose one of {choices}",
-        "de": "es gibt keine Regeln namens {value}: wähle eine von {choices}",
-        "es": "no hay reglas llamadas {value}: elige una de {choices}",
-        "it": "non esistono regole chiamate {value}: scegline una tra {choices}",
-    },
-    "bad_option": {
-        "en": "{detail}",
-        "de": "{detail}",
-        "es": "{detail}",
-        "it": "{detail}",
-    },
-    "unknown_field": {
-        "en": "there is no field {value}; the fields are {choices}",
-        "de": "es gibt kein Feld {value}; die Felder sind {choices}",
-        "es": "no existe el campo {value}; los campos son {choices}",
-        "it": "non esiste il campo {value}; i campi sono {choices}",
-    },
-    "bad_request": {
-        "en": "is not understood: {detail}",
-        "de": "ist unverständlich: {detail}",
-        "es": "no se entiende: {detail}",
-        "it": "non si capisce: {detail}",
-    },
-    "not_json": {
-        "en": "The request is not a JSON object: {detail}",
-        "de": "Die Anfrage ist kein JSON-Objekt: {detail}",
-        "es": "La petición no es un objeto JSON: {detail}",
-        "it": "La richiesta non è un oggetto JSON: {detail}",
-    },
+_CODE_KEYS: Final[Mapping[str, str]] = {
+    "not_whole": message_key("pad.not_whole"),
+    "per_side": message_key("pad.per_side"),
+    "missing": message_key("pad.missing"),
+    "sevens_needed": message_key("pad.sevens_needed"),
+    "winner_needed": message_key("pad.winner_needed"),
+    "cards_total": message_key("pad.cards_total"),
+    "coins_total": message_key("pad.coins_total"),
+    "sevens_total": message_key("pad.sevens_total"),
+    "not_a_side": message_key("pad.not_a_side"),
+    "holder_needed": message_key("pad.holder_needed"),
+    "over_cards": message_key("pad.over_cards"),
+    "coins_and_sevens": message_key("pad.coins_and_sevens"),
+    "holder_coins": message_key("pad.holder_coins"),
+    "holder_sevens": message_key("pad.holder_sevens"),
+    "sweeps_cards": message_key("pad.sweeps_cards"),
+    "winner_no_cards": message_key("pad.winner_no_cards"),
+    "winner_missing_suit": message_key("pad.winner_missing_suit"),
+    "winner_fewer_sevens": message_key("pad.winner_fewer_sevens"),
+    "winner_all_sevens": message_key("pad.winner_all_sevens"),
+    "winner_most_sevens": message_key("pad.winner_most_sevens"),
+    "winner_all_cards": message_key("pad.winner_all_cards"),
+    "match_over": message_key("pad.match_over"),
+    "sides_count": message_key("pad.sides_count"),
+    "names_count": message_key("pad.names_count"),
+    "name_text": message_key("pad.name_text"),
+    "not_a_list": message_key("pad.not_a_list"),
+    "not_an_entry": message_key("pad.not_an_entry"),
+    "unknown_rules": message_key("pad.unknown_rules"),
+    "bad_option": message_key("pad.bad_option"),
+    "unknown_field": message_key("pad.unknown_field"),
+    "bad_request": message_key("pad.bad_request"),
+    "not_json": message_key("pad.not_json"),
 }
-"""The pad's texts (error messages and the words they are made of), by key, then language."""
+"""The message key of each refusal, by its ``code`` (the ``pad.*`` messages of the catalogue)."""
+
+_FIELD_KEYS: Final[Mapping[str, str]] = {
+    "cards": message_key("pad.field.cards"),
+    "coins": message_key("pad.field.coins"),
+    "seven_of_coins": message_key("pad.field.seven_of_coins"),
+    "sevens": message_key("pad.field.sevens"),
+    "sevens_winner": message_key("pad.field.sevens_winner"),
+    "sweeps": message_key("pad.field.sweeps"),
+    "sides": message_key("pad.field.sides"),
+    "names": message_key("pad.field.names"),
+    "hands": message_key("pad.field.hands"),
+    "rules": message_key("pad.field.rules"),
+    "options": message_key("pad.field.options"),
+    "language": message_key("pad.field.language"),
+}
+"""The name of each field a refusal may point at."""
+
+_COUNTED: Final[Mapping[str, Mapping[str, str]]] = {
+    "cards_total": {"total": "cards"},
+    "coins_total": {"total": "coins"},
+    "sevens_total": {"total": "sevens"},
+    "over_cards": {"cards": "cards"},
+    "coins_and_sevens": {"coins": "coins", "sevens": "sevens", "needed": "cards"},
+    "sweeps_cards": {"sweeps": "sweeps", "needed": "cards"},
+    "winner_missing_suit": {"cards": "cards", "coins": "coins"},
+}
+"""The numbers a refusal shows with their noun ("11 coins"), in the plural form they need."""
+
+
+def _counted(noun: str, count: int, language: str) -> str:
+    if noun == "cards":
+        return plural("count.cards", count, language)
+    if noun == "coins":
+        return plural("count.coins", count, language)
+    if noun == "sevens":
+        return plural("count.sevens", count, language)
+    return plural("count.sweeps", count, language)
 
 
 def say(key: str, language: str = "en", **params: object) -> str:
-    """A text of the pad's catalogue in a language (English where there is none)."""
-    return lookup(TEXTS, key, language if language in LANGUAGES else "en", **params)
+    """A text of the pad in a language (English for a language there is none of): a ``pad.*``
+    message, by its whole key or without its ``pad.``."""
+    full = key if key.startswith("pad.") else f"pad.{key}"
+    return text(full, language if language in LANGUAGES else "en", **params)
 
 
 class ScorePadError(InvalidScoreError):
     """An entry on the pad that cannot be right: the text names the hand, the side and the field.
 
-    ``code`` says what is wrong (the key of its text in :data:`TEXTS`); ``hand`` (from 1),
+    ``code`` says what is wrong (its text is the catalogue's ``pad.<code>``); ``hand`` (from 1),
     ``side`` (from 0) and ``field`` say where, each None when the error is not about one.
     :meth:`text` gives the message in another language.
     """
@@ -407,29 +247,40 @@ class ScorePadError(InvalidScoreError):
         self.params = params
         self._rules = rules
         self._names = tuple(names) if names is not None else None
-        super().__init__(self.text("en"))
+        super().__init__(self.text())
 
     def _name(self, index: object, language: str) -> str:
         if isinstance(index, int) and self._names is not None and 0 <= index < len(self._names):
             return self._names[index]
-        return say("side", language, index=index)
+        return text("pad.side", language, index=index)
 
     def text(self, language: str = "en") -> str:
         """The message in ``language``: where (hand, side, field), then what is wrong."""
-        label = sevens_label(self._rules or RuleSet(), language if language in LANGUAGES else "en")
+        language = language if language in LANGUAGES else "en"
+        label = sevens_label(self._rules or RuleSet(), language)
         shown = dict(self.params)
         for key in ("name", "other"):
             if key in shown:
                 shown[key] = self._name(shown[key], language)
+        for key, noun in _COUNTED.get(self.code, {}).items():
+            count = shown.get(key)
+            if isinstance(count, int):
+                shown[key] = _counted(noun, count, language)
         where: list[str] = []
         if self.hand is not None:
-            where.append(say("at.hand", language, hand=self.hand))
+            where.append(text("pad.at.hand", language, hand=self.hand))
         if self.side is not None:
             where.append(self._name(self.side, language))
         if self.field is not None:
-            where.append(say(f"field.{self.field}", language, label=label))
-        detail = say(self.code, language, label=label, **shown)
-        return f"{', '.join(where)}: {detail}" if where else detail
+            field_key = _FIELD_KEYS.get(self.field)
+            shown_field = (
+                self.field if field_key is None else text(field_key, language, label=label)
+            )
+            where.append(shown_field)
+        detail = text(_CODE_KEYS[self.code], language, label=label, **shown)
+        return (
+            text("pad.where", language, where=", ".join(where), detail=detail) if where else detail
+        )
 
 
 # -- the rules' needs --------------------------------------------------------------------------

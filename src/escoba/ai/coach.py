@@ -25,7 +25,7 @@ from .._bits import (
 from ..captures import capture_masks
 from ..cards import mask_of
 from ..errors import IllegalMoveError
-from ..messages import Message
+from ..messages import Message, counted
 from ..moves import Move
 from ..observation import Observation
 
@@ -129,12 +129,12 @@ def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], li
         if sevens == 1 and rules.sevens != "none":
             good.append(Message("coach.takes_a_seven"))
         elif sevens and rules.sevens != "none":
-            good.append(Message("coach.takes_sevens", {"count": sevens}))
+            good.append(counted("coach.takes_sevens", sevens))
         coins = (won & COINS_MASK).bit_count()
         if coins >= 2:
-            good.append(Message("coach.takes_coins", {"count": coins}))
+            good.append(counted("coach.takes_coins", coins))
         if not good:
-            good.append(Message("coach.takes_cards", {"count": won.bit_count()}))
+            good.append(counted("coach.takes_cards", won.bit_count()))
     else:
         after = table | card.bit
         if not table and rules.capture == "sum15" and card.value >= 5:

@@ -80,23 +80,24 @@ class PlainGame:
     def header(self) -> None:
         w = self.words
         game = self.session.game
-        name = preset_name(game.rules) or "custom rules"
-        self.say(w("play.header", rules=name, players=game.players, seed=game.seed, seat=w.you))
+        name = preset_name(game.rules) or w.text("play.custom_rules")
+        players = w.plural("count.players", game.players)
+        self.say(w.text("play.header", rules=name, players=players, seed=game.seed, seat=w.you))
         if game.partnerships:
-            self.say(w("play.partnerships"))
+            self.say(w.text("play.partnerships"))
         for seat, level in enumerate(self.session.levels):
             if level is not None:
-                self.say(w("play.opponent", seat=seat, level=level))
-        self.say(w("play.target", target=game.rules.target_score))
+                self.say(w.text("play.opponent", seat=seat, level=w.level(level)))
+        self.say(w.text("play.target", target=game.rules.target_score))
         if self.resumed:
-            self.say(w("play.resumed"))
+            self.say(w.text("play.resumed"))
 
     def opening(self) -> None:
         """A new hand: who deals, and a redeal or an initial sweep if there was one."""
         game = self.session.game
         self.say()
         self.say(
-            self.words(
+            self.words.text(
                 "play.hand", number=game.hand_number + 1, dealer=self.words.seat(game.dealer)
             )
         )
@@ -111,23 +112,23 @@ class PlainGame:
         w = self.words
         obs = self.session.observation()
         self.say()
-        self.say(w("play.hand", number=obs.hand_number + 1, dealer=w.seat(obs.dealer)))
-        self.say(w("play.scores", scores=w.scores(obs.totals)))
+        self.say(w.text("play.hand", number=obs.hand_number + 1, dealer=w.seat(obs.dealer)))
+        self.say(w.text("play.scores", scores=w.scores(obs.totals)))
         recent = [e for e in obs.history if isinstance(e, Play)][-RECENT:]
         if recent:
-            self.say(w("play.last_moves"))
+            self.say(w.text("play.last_moves"))
             for event in recent:
                 self.say("  " + w.played(event.seat, event.move, event.sweep))
-        self.say(w("play.table", cards=w.cards(obs.table)))
-        self.say(w("play.your_hand", cards=w.cards(obs.hand)))
+        self.say(w.text("play.table", cards=w.cards(obs.table)))
+        self.say(w.text("play.your_hand", cards=w.cards(obs.hand)))
         for seat, count in enumerate(obs.hand_sizes):
             if seat != obs.seat:
-                self.say(w("play.hand_size", who=w.seat(seat), count=count))
-        self.say(w("play.stock", count=obs.stock_size))
+                self.say(w.text("play.hand_size", who=w.seat(seat), count=count))
+        self.say(w.plural("play.stock", obs.stock_size))
         for side, pile in enumerate(obs.captured):
             self.say(
                 capital(
-                    w("play.captured", side=w.side(side), count=len(pile), sweeps=obs.sweeps[side])
+                    w.plural("play.captured", len(pile), side=w.side(side), sweeps=obs.sweeps[side])
                 )
             )
 
@@ -136,12 +137,12 @@ class PlainGame:
         w = self.words
         self.state()
         moves = self.session.legal_moves()
-        self.say(w("play.your_moves"))
+        self.say(w.text("play.your_moves"))
         for number, move in enumerate(moves, start=1):
             self.say(f"  {number}. {w.move(move)}")
         count = len(moves)
         while True:
-            self.say(w("play.prompt", count=count))
+            self.say(w.text("play.prompt", count=count))
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
@@ -150,10 +151,10 @@ class PlainGame:
             try:
                 number = int(answer)
             except ValueError:
-                self.say(w("play.not_a_number", text=answer, count=count))
+                self.say(w.text("play.not_a_number", text=answer, count=count))
                 continue
             if not 1 <= number <= count:
-                self.say(w("play.out_of_range", number=number, count=count))
+                self.say(w.text("play.out_of_range", number=number, count=count))
                 continue
             self.report(self.session.play(moves[number - 1]))
             return True
@@ -174,7 +175,7 @@ class PlainGame:
     def save(self) -> int:
         path = self.storage.save_current(self.session)
         self.say()
-        self.say(self.words("play.saved", path=path))
+        self.say(self.words.text("play.saved", path=path))
         self.stdout.flush()
         return 0
 
@@ -186,10 +187,10 @@ class PlainGame:
         scores = w.scores(game.totals)
         self.say()
         if self.session.person in game.sides[winner]:
-            self.say(w("play.you_win", scores=scores))
+            self.say(w.text("play.you_win", scores=scores))
         else:
-            self.say(w("play.you_lose", winner=w.side(winner), scores=scores))
+            self.say(w.text("play.you_lose", winner=w.side(winner), scores=scores))
         self.storage.clear_current()
         path = self.storage.save_finished(self.session)
-        self.say(w("play.kept", path=path))
+        self.say(w.text("play.kept", path=path))
         self.stdout.flush()

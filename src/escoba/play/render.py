@@ -6,15 +6,27 @@ a hand it is not given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from ..cards import Card, DeckStyle, card_name
-from ..messages import text
+from ..catalogue import message_key, plural, text
+from ..messages import level_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Play, Redeal
 from ..scoring import CATEGORIES, HandResult
 
 __all__ = ["Words", "capital"]
+
+_PAD_KEYS: Final[Mapping[str, str]] = {
+    "cards": message_key("play.pad.cards"),
+    "coins": message_key("play.pad.coins"),
+    "seven_of_coins": message_key("play.pad.seven_of_coins"),
+    "sevens": message_key("play.pad.sevens"),
+    "all_sevens": message_key("play.pad.all_sevens"),
+    "sweeps": message_key("play.pad.sweeps"),
+}
+"""The score pad's row label of each scoring category."""
 
 
 class Words:
@@ -34,8 +46,19 @@ class Words:
         self.levels = tuple(levels)
         self.you = you
 
-    def __call__(self, key: str, **params: object) -> str:
+    def text(self, key: str, **params: object) -> str:
+        """A message in the reader's language."""
         return text(key, self.language, **params)
+
+    def plural(self, key: str, count: int, **params: object) -> str:
+        """The form of a message for ``count`` things, in the reader's language."""
+        return plural(key, count, self.language, **params)
+
+    __call__ = text
+
+    def level(self, level: str) -> str:
+        """A computer level's name."""
+        return level_name(level, self.language)
 
     # -- cards and moves
 
@@ -44,20 +67,20 @@ class Words:
 
     def cards(self, cards: Iterable[Card]) -> str:
         shown = sorted(cards)
-        return ", ".join(map(self.card, shown)) if shown else self("play.nothing")
+        return ", ".join(map(self.card, shown)) if shown else self.text("play.nothing")
 
     def move(self, move: Move, sweep: bool = False) -> str:
         if move.captures:
             taken = " + ".join(self.card(c) for c in sorted(move.captures))
-            words = self("play.take", card=self.card(move.card), cards=taken)
+            words = self.text("play.take", card=self.card(move.card), cards=taken)
         else:
-            words = self("play.drop", card=self.card(move.card))
-        return words + (self("play.sweep") if sweep else "")
+            words = self.text("play.drop", card=self.card(move.card))
+        return words + (self.text("play.sweep") if sweep else "")
 
     # -- seats and sides
 
     def seat(self, seat: int) -> str:
-        return self("play.you") if seat == self.you else self("play.seat", seat=seat)
+        return self.text("play.you") if seat == self.you else self.text("play.seat", seat=seat)
 
     def side(self, side: int) -> str:
         seats = self.sides[side]
@@ -65,29 +88,33 @@ class Words:
             return self.seat(seats[0])
         if self.you in seats:
             partner = next(s for s in seats if s != self.you)
-            return self("play.you_and_partner", seat=partner)
-        return self("play.seats", first=seats[0], second=seats[1])
+            return self.text("play.you_and_partner", seat=partner)
+        return self.text("play.seats", first=seats[0], second=seats[1])
 
     def scores(self, totals: Sequence[int]) -> str:
-        return "; ".join(f"{self.side(i)}: {points}" for i, points in enumerate(totals))
+        return "; ".join(
+            self.text("play.score_of", side=self.side(i), points=points)
+            for i, points in enumerate(totals)
+        )
 
     def played(self, seat: int, move: Move, sweep: bool) -> str:
         """One line for a move: "You play ...", "seat 1 (medium) plays ..."."""
         words = self.move(move, sweep)
         if seat == self.you:
-            return self("play.you_play", move=words)
+            return self.text("play.you_play", move=words)
         level = self.levels[seat] if seat < len(self.levels) else None
         who = self.seat(seat)
         if level is None:
-            return capital(self("play.seat_plays", who=who, move=words))
-        return capital(self("play.computer_plays", who=who, level=level, move=words))
+            return capital(self.text("play.seat_plays", who=who, move=words))
+        level = self.level(level)
+        return capital(self.text("play.computer_plays", who=who, level=level, move=words))
 
     def event(self, event: Event) -> str | None:
         """A public event other than a deal as a line (None for a deal)."""
         if isinstance(event, Play):
             return self.played(event.seat, event.move, event.sweep)
         if isinstance(event, InitialSweep):
-            return self(
+            return self.text(
                 "play.initial_sweep",
                 cards=self.cards(event.cards),
                 total=sum(c.value for c in event.cards),
@@ -95,7 +122,7 @@ class Words:
                 sweeps=event.sweeps,
             )
         if isinstance(event, Redeal):
-            return self("play.redeal", cards=self.cards(event.table))
+            return self.text("play.redeal", cards=self.cards(event.table))
         assert isinstance(event, Deal)
         return None
 
@@ -106,20 +133,23 @@ class Words:
         and the running match totals."""
         lines: list[str] = []
         if result.leftovers and result.last_capturer is not None:
-            key = "play.you_leftovers" if result.last_capturer == self.you else "play.leftovers"
-            line = self(
+            if result.last_capturer == self.you:
+                key = message_key("play.you_leftovers")
+            else:
+                key = message_key("play.leftovers")
+            line = self.text(
                 key, who=self.seat(result.last_capturer), cards=self.cards(result.leftovers)
             )
             lines.append(capital(line))
-        lines.append(self("play.hand_over", number=number + 1))
-        lines.append(self("play.pad_title", number=number + 1))
+        lines.append(self.text("play.hand_over", number=number + 1))
+        lines.append(self.text("play.pad_title", number=number + 1))
         names = [self.side(i) for i in range(len(self.sides))]
         rows: list[tuple[str, Sequence[int]]] = [
             (label, result.breakdown[category])
             for category, label in zip(CATEGORIES, self.category_labels(), strict=True)
         ]
-        rows.append((self("play.pad.hand"), result.points))
-        rows.append((self("play.pad.total"), totals))
+        rows.append((self.text("play.pad.hand"), result.points))
+        rows.append((self.text("play.pad.total"), totals))
         first = max(len(label) for label, _ in rows)
         widths = [max(len(name), 3) for name in names]
         lines.append(
@@ -134,7 +164,7 @@ class Words:
 
     def category_labels(self) -> list[str]:
         """The score pad's row labels, one per scoring category, in pad order."""
-        return [self(f"play.pad.{category}") for category in CATEGORIES]
+        return [self.text(_PAD_KEYS[category]) for category in CATEGORIES]
 
 
 def capital(line: str) -> str:

@@ -54,25 +54,26 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
     """The whole match, hand by hand, every hand shown."""
     w = words
     record = game.record()
-    name = preset_name(game.rules) or "custom rules"
-    yield w("replay.title", rules=name, players=game.players, seed=game.seed)
+    name = preset_name(game.rules) or w.text("play.custom_rules")
+    players = w.plural("count.players", game.players)
+    yield w.text("replay.title", rules=name, players=players, seed=game.seed)
     results = game.results
     totals = [0] * len(game.sides)
     for number, entry in enumerate(record["hands"]):
         deck: list[str] = entry["deals"][-1]
         dealer: int = entry["dealer"]
         yield ""
-        yield w("play.hand", number=number + 1, dealer=w.seat(dealer))
+        yield w.text("play.hand", number=number + 1, dealer=w.seat(dealer))
         for event in game.history(number):
             if isinstance(event, Deal):
                 dealt = _dealt(deck, game.players, dealer, event.round)
                 hands = "; ".join(
                     f"{w.seat(seat)}: {w.cards(dealt[seat])}" for seat in range(game.players)
                 )
-                yield w("replay.hands", hands=hands)
+                yield w.text("replay.hands", hands=hands)
                 if event.round == 1:
                     table = [Card.parse(t) for t in deck[3 * game.players : 3 * game.players + 4]]
-                    yield w("replay.table", cards=w.cards(table))
+                    yield w.text("replay.table", cards=w.cards(table))
                 continue
             line = w.event(event)
             if line is not None:
@@ -82,9 +83,9 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
             yield from w.hand_end(number, result, totals)
         else:
-            yield w("replay.unfinished")
+            yield w.text("replay.unfinished")
     yield ""
     if game.winner is not None:
-        yield w("play.winner", winner=w.side(game.winner), scores=w.scores(game.totals))
+        yield w.text("play.winner", winner=w.side(game.winner), scores=w.scores(game.totals))
     else:
-        yield w("replay.match_unfinished", scores=w.scores(game.totals))
+        yield w.text("replay.match_unfinished", scores=w.scores(game.totals))

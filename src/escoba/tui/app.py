@@ -26,11 +26,12 @@ from ..ai.coach import Coach, MoveAdvice
 from ..cards import Card, DeckStyle
 from ..cheatsheet import cheat_sheet_lines
 from ..errors import IllegalMoveError
+from ..messages import level_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from ..play.session import Played, Session
 from ..play.storage import Storage
-from .texts import t
+from .texts import t, tn
 from .widgets import (
     CheatSheetScreen,
     Choice,
@@ -121,11 +122,11 @@ class EscobaApp(App[None]):
     def seat_name(self, seat: int) -> str:
         level = self.session.levels[seat]
         if level is None:
-            return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)
-        return self.tr("seat_level", seat=seat, level=self.tr(f"level.{level}"))
+            return self.tr("tui.you") if seat == self.person else self.tr("tui.seat", seat=seat)
+        return self.tr("tui.seat_level", seat=seat, level=level_name(level, self.language))
 
     def short_seat_name(self, seat: int) -> str:
-        return self.tr("you") if seat == self.person else self.tr("seat", seat=seat)
+        return self.tr("tui.you") if seat == self.person else self.tr("tui.seat", seat=seat)
 
     def side_names(self) -> list[str]:
         return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]
@@ -159,7 +160,9 @@ class EscobaApp(App[None]):
         yield Static(id="sides", markup=False)
         yield Static(id="table-cards", markup=False)
         with Horizontal(id="hand"):
-            yield Static(self.tr("your_hand") + ":", classes="label", markup=False)
+            yield Static(
+                self.tr("tui.label", label=self.tr("tui.your_hand")), classes="label", markup=False
+            )
             for number in range(1, HAND_SLOTS + 1):
                 yield Choice("card", number, id=f"hand-{number}")
         with Vertical(id="choices"):
@@ -167,7 +170,7 @@ class EscobaApp(App[None]):
                 yield Choice("set", number, id=f"choice-{number}")
         yield Static(id="message", markup=False)
         yield Static(id="log", markup=False)
-        yield Static(self.tr("keys"), id="keys", markup=False)
+        yield Static(self.tr("tui.keys"), id="keys", markup=False)
 
     def on_mount(self) -> None:
         self.refresh_view()
@@ -181,31 +184,39 @@ class EscobaApp(App[None]):
             f"{name} {points}" for name, points in zip(self.side_names(), obs.totals, strict=True)
         )
         if obs.winner is not None:
-            turn = self.tr("winner", name=self.side_names()[obs.winner])
+            turn = self.tr("tui.winner", name=self.side_names()[obs.winner])
         elif obs.to_move == self.person:
-            turn = self.tr("your_turn")
+            turn = self.tr("tui.your_turn")
         else:
-            turn = self.tr("their_turn", name=self.seat_name(obs.to_move or 0))
+            turn = self.tr("tui.their_turn", name=self.seat_name(obs.to_move or 0))
         status = (
-            f"{self.tr('hand_no', n=obs.hand_number + 1)} · {turn} · "
-            f"{self.tr('totals', target=self.rules.target_score)}: {totals}"
+            f"{self.tr('tui.hand_no', n=obs.hand_number + 1)} · {turn} · "
+            f"{self.tr('tui.label', label=self.tr('tui.totals', target=self.rules.target_score))}"
+            f" {totals}"
         )
         self.query_one("#status", Static).update(Text(status))
         seats = [
-            self.tr("cards_held", name=self.seat_name(seat), n=obs.hand_sizes[seat])
+            tn("tui.cards_held", obs.hand_sizes[seat], self.language, name=self.seat_name(seat))
             for seat in range(game.players)
             if seat != self.person
         ]
-        seats.append(self.tr("stock", n=obs.stock_size))
-        seats.append(self.tr("dealer", name=self.short_seat_name(obs.dealer)))
+        seats.append(self.tr("tui.stock", n=obs.stock_size))
+        seats.append(self.tr("tui.dealer", name=self.short_seat_name(obs.dealer)))
         self.query_one("#seats", Static).update(Text(" · ".join(seats)))
         sides = [
-            self.tr("captured", name=name, cards=len(pile), sweeps=sweeps)
+            self.tr(
+                "tui.captured",
+                name=name,
+                cards=tn("count.cards_taken", len(pile), self.language),
+                sweeps=tn("count.sweeps", sweeps, self.language),
+            )
             for name, pile, sweeps in zip(self.side_names(), obs.captured, obs.sweeps, strict=True)
         ]
         self.query_one("#sides", Static).update(Text(" · ".join(sides)))
-        table = Text(self.tr("table") + ": ", style="dim")
-        table.append_text(self.cards(obs.table, sep="   ") if obs.table else Text(self.tr("empty")))
+        table = Text(self.tr("tui.label", label=self.tr("tui.table")) + " ", style="dim")
+        table.append_text(
+            self.cards(obs.table, sep="   ") if obs.table else Text(self.tr("tui.empty"))
+        )
         self.query_one("#table-cards", Static).update(table)
         for number in range(1, HAND_SLOTS + 1):
             slot = self.query_one(f"#hand-{number}", Choice)
@@ -228,9 +239,9 @@ class EscobaApp(App[None]):
                 move = self.choosing[number - 1]
                 line = Text(f"  [{number}] ", style="bold")
                 if move.is_capture:
-                    line.append_text(self._fill("take_option", cards=self.cards(move.captures)))
+                    line.append_text(self._fill("tui.take_option", cards=self.cards(move.captures)))
                 else:
-                    line.append_text(self._fill("drop_option", card=self.card(move.card)))
+                    line.append_text(self._fill("tui.drop_option", card=self.card(move.card)))
                 slot.update(line)
                 slot.display = True
             else:
@@ -243,12 +254,12 @@ class EscobaApp(App[None]):
             if isinstance(event, Play):
                 lines.append(self.move_text(event.seat, event.move, event.sweep))
             elif isinstance(event, Deal):
-                lines.append(Text(self.tr("deal", round=event.round), style="dim"))
+                lines.append(Text(self.tr("tui.deal", round=event.round), style="dim"))
             elif isinstance(event, InitialSweep):
                 name = self.short_seat_name(event.dealer)
-                lines.append(Text(self.tr("initial_sweep", name=name, n=event.sweeps)))
+                lines.append(Text(tn("tui.initial_sweep", event.sweeps, self.language, name=name)))
             elif isinstance(event, Redeal):
-                lines.append(Text(self.tr("redeal"), style="dim"))
+                lines.append(Text(self.tr("tui.redeal"), style="dim"))
         return Text("\n").join(lines[-LOG_LINES:])
 
     def screen_text(self) -> str:
@@ -308,7 +319,7 @@ class EscobaApp(App[None]):
     def _resume(self, _: None = None) -> None:
         self._paused = False
         if self.game.is_over():
-            self.message = self.tr("match_over")
+            self.message = self.tr("tui.match_over")
             self.refresh_view()
         self.advance()
 
@@ -326,46 +337,46 @@ class EscobaApp(App[None]):
         """The person pressed or clicked ``number``: a card of the hand, or a set to take."""
         obs = self.observation
         if self.game.is_over():
-            self._say(self.tr("match_over"))
+            self._say(self.tr("tui.match_over"))
             return
         if obs.to_move != self.person:
-            self._say(self.tr("not_your_turn"))
+            self._say(self.tr("tui.not_your_turn"))
             return
         if self.choosing:
             if not 1 <= number <= len(self.choosing):
-                self._say(self.tr("no_set", n=number, count=len(self.choosing)))
+                self._say(self.tr("tui.no_set", n=number, count=len(self.choosing)))
                 return
             self.message = ""
             self._play(self.choosing[number - 1])
             return
         if not 1 <= number <= len(obs.hand):
-            self._say(self.tr("no_card", n=number, count=len(obs.hand)))
+            self._say(self.tr("tui.no_card", n=number, count=len(obs.hand)))
             return
         card = obs.hand[number - 1]
         options = [move for move in obs.legal_moves if move.card == card]
         name = self.card(card).plain
         if not options:
-            self._say(self.tr("must_take", card=name))
+            self._say(self.tr("tui.must_take", card=name))
             return
         if len(options) == 1:
             self.message = ""
             self._play(options[0])
             return
         self.choosing = sorted(options, key=lambda m: (not m.is_capture, str(m)))
-        self.message = self.tr("choose_set", card=name)
+        self.message = self.tr("tui.choose_set", card=name)
         self.refresh_view()
 
     def try_move(self, move: Move | str) -> None:
         """Play a move given in full; an illegal one is explained, never played."""
         if self.game.to_move != self.person:
-            self._say(self.tr("not_your_turn"))
+            self._say(self.tr("tui.not_your_turn"))
             return
         try:
             parsed = move if isinstance(move, Move) else Move.parse(move)
             if parsed not in self.observation.legal_moves:
                 self.game.play(parsed)  # raises with the reason
         except (IllegalMoveError, ValueError) as error:
-            self._say(self.tr("illegal", reason=str(error)))
+            self._say(self.tr("tui.illegal", reason=str(error)))
             return
         self._play(parsed)
 
@@ -400,8 +411,8 @@ class EscobaApp(App[None]):
         words; one line saying so when there were none."""
         costly = [a for a in self.reviews.get(hand_number, []) if a.loss >= COSTLY]
         if not costly:
-            return [Text(self.tr("review_none", n=hand_number + 1), style="green")]
-        lines = [Text(self.tr("review_title", n=hand_number + 1), style="bold")]
+            return [Text(self.tr("tui.review_none", n=hand_number + 1), style="green")]
+        lines = [Text(self.tr("tui.review_title", n=hand_number + 1), style="bold")]
         for advice in costly:
             line = Text("• ")
             line.append_text(self.move_text(self.person, advice.move))
@@ -412,7 +423,7 @@ class EscobaApp(App[None]):
     def _open_score_pad(self, resume: bool = False, review: int | None = None) -> None:
         footer = ""
         if self.game.winner is not None:
-            footer = self.tr("winner", name=self.side_names()[self.game.winner])
+            footer = self.tr("tui.winner", name=self.side_names()[self.game.winner])
         if review is None and self.game.results:
             review = len(self.game.results) - 1
         lines = self.review_lines(review) if review is not None else []
@@ -437,13 +448,13 @@ class EscobaApp(App[None]):
             return
         obs = self.observation
         if obs.to_move != self.person or not obs.legal_moves:
-            self._say(self.tr("hint_wait"))
+            self._say(self.tr("tui.hint_wait"))
             return
         best = self.coach.advise(obs).best
         move = best.move
         if move.is_capture:
-            shown = self._fill("take_option", cards=self.cards(move.captures))
+            shown = self._fill("tui.take_option", cards=self.cards(move.captures))
             shown = self.card(move.card) + Text(": ") + shown
         else:
-            shown = self._fill("drop_option", card=self.card(move.card))
-        self._say(self.tr("hint", move=shown.plain, why=best.text(self.language)))
+            shown = self._fill("tui.drop_option", card=self.card(move.card))
+        self._say(self.tr("tui.hint", move=shown.plain, why=best.text(self.language)))

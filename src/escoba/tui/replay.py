@@ -17,10 +17,11 @@ from textual.widgets import Static
 
 from ..cards import Card, DeckStyle
 from ..game import Game
+from ..messages import level_name
 from ..moves import Move
 from ..observation import InitialSweep, Play, Redeal
 from ..records import replay
-from .texts import t
+from .texts import t, tn
 from .widgets import cards_text, move_text, plain_text
 
 __all__ = ["ReplayApp", "Step", "replay_steps"]
@@ -182,18 +183,18 @@ class ReplayApp(App[None]):
 
     def seat_name(self, seat: int, long: bool = False) -> str:
         if seat == self.person:
-            return self.tr("you")
+            return self.tr("tui.you")
         level = self.levels[seat] if seat < len(self.levels) else None
         if long and level is not None:
-            return self.tr("seat_level", seat=seat, level=self.tr(f"level.{level}"))
-        return self.tr("seat", seat=seat)
+            return self.tr("tui.seat_level", seat=seat, level=level_name(level, self.language))
+        return self.tr("tui.seat", seat=seat)
 
     def side_names(self) -> list[str]:
         return ["+".join(self.seat_name(s) for s in side) for side in self.game.sides]
 
     def cards(self, cards: Sequence[Card], sep: str = "  ") -> Text:
         if not cards:
-            return Text(self.tr("empty"), style="dim")
+            return Text(self.tr("tui.empty"), style="dim")
         return cards_text(sorted(cards), self.deck, self.language, sep)
 
     def move_text(self, seat: int, move: Move, sweep: bool) -> Text:
@@ -214,7 +215,7 @@ class ReplayApp(App[None]):
         yield Static(id="table-cards", markup=False)
         yield Static(id="hands", markup=False)
         yield Static(id="move", markup=False)
-        yield Static(self.tr("replay_keys"), id="keys", markup=False)
+        yield Static(self.tr("tui.replay_keys"), id="keys", markup=False)
 
     def on_mount(self) -> None:
         self.show()
@@ -226,7 +227,7 @@ class ReplayApp(App[None]):
         step = self.steps[self.index]
         moves = self.hand_moves[step.hand_number]
         status = self.tr(
-            "replay_status",
+            "tui.replay_status",
             hand=step.hand_number + 1,
             move=step.move_number,
             moves=moves,
@@ -235,18 +236,24 @@ class ReplayApp(App[None]):
         )
         self.query_one("#status", Static).update(Text(status))
         info = [
-            self.tr("dealer", name=self.seat_name(step.dealer)),
-            self.tr("stock", n=step.stock),
-            f"{self.tr('totals', target=self.game.rules.target_score)}: {self.scores(step.totals)}",
+            self.tr("tui.dealer", name=self.seat_name(step.dealer)),
+            self.tr("tui.stock", n=step.stock),
+            self.tr("tui.label", label=self.tr("tui.totals", target=self.game.rules.target_score))
+            + f" {self.scores(step.totals)}",
         ]
         sides = [
-            self.tr("captured", name=name, cards=cards, sweeps=sweeps)
+            self.tr(
+                "tui.captured",
+                name=name,
+                cards=tn("count.cards_taken", cards, self.language),
+                sweeps=tn("count.sweeps", sweeps, self.language),
+            )
             for name, cards, sweeps in zip(
                 self.side_names(), step.captured, step.sweeps, strict=True
             )
         ]
         self.query_one("#info", Static).update(Text(" · ".join(info) + "\n" + " · ".join(sides)))
-        table = Text(self.tr("table") + ": ", style="dim")
+        table = Text(self.tr("tui.label", label=self.tr("tui.table")) + " ", style="dim")
         table.append_text(self.cards(step.table, sep="   "))
         self.query_one("#table-cards", Static).update(table)
         hands = Text()
@@ -254,7 +261,8 @@ class ReplayApp(App[None]):
             if seat:
                 hands.append("\n")
             mover = step.move is not None and seat == step.seat
-            hands.append(("▶ " if mover else "  ") + self.seat_name(seat, long=True) + ": ")
+            label = self.tr("tui.label", label=self.seat_name(seat, long=True))
+            hands.append(("▶ " if mover else "  ") + label + " ")
             hands.append_text(self.cards(held))
         self.query_one("#hands", Static).update(hands)
         self.query_one("#move", Static).update(self.step_text(step))
@@ -262,23 +270,25 @@ class ReplayApp(App[None]):
     def step_text(self, step: Step) -> Text:
         lines: list[Text] = []
         if step.move is None or step.seat is None:
-            lines.append(Text(self.tr("replay_start")))
+            lines.append(Text(self.tr("tui.replay_start")))
             for event in step.events:
                 if isinstance(event, Redeal):
-                    lines.append(Text(self.tr("redeal")))
+                    lines.append(Text(self.tr("tui.redeal")))
                 elif isinstance(event, InitialSweep):
                     name = self.seat_name(event.dealer)
-                    lines.append(Text(self.tr("initial_sweep", name=name, n=event.sweeps)))
+                    lines.append(
+                        Text(tn("tui.initial_sweep", event.sweeps, self.language, name=name))
+                    )
         else:
             lines.append(self.move_text(step.seat, step.move, step.sweep))
         if step.hand_points is not None:
             points = self.scores(step.hand_points)
             lines.append(
-                Text(self.tr("replay_hand_end", n=step.hand_number + 1, points=points), "bold")
+                Text(self.tr("tui.replay_hand_end", n=step.hand_number + 1, points=points), "bold")
             )
             if step is self.steps[-1] and self.game.winner is not None:
                 winner = self.side_names()[self.game.winner]
-                lines.append(Text(self.tr("winner", name=winner), "bold"))
+                lines.append(Text(self.tr("tui.winner", name=winner), "bold"))
         return Text("\n").join(lines)
 
     def screen_text(self) -> str:

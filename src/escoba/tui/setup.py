@@ -19,15 +19,35 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ..ai import LEVELS
 from ..cards import DECK_STYLES, DeckStyle
+from ..catalogue import LANGUAGE_NAMES, message_key
 from ..errors import EscobaError
+from ..messages import deck_name, level_name
 from ..rules import BOOL_OPTIONS, RULESETS, RuleSet
 from .texts import UI_LANGUAGES, t
 
-# Each language by its own name, the same whatever language the screen speaks.
-LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch", "es": "Español", "it": "Italiano"}
-
 __all__ = ["BOOL_OPTIONS", "SetupApp", "SetupChoice", "run_setup"]
 
+
+_LABEL_KEYS: Final = {
+    "preset": message_key("tui.setup.preset"),
+    "target": message_key("tui.setup.target"),
+    "win_by": message_key("tui.setup.win_by"),
+    "players": message_key("tui.setup.players"),
+    "deck": message_key("tui.setup.deck"),
+    "language": message_key("tui.setup.language"),
+}
+"""The message key of each row's label, by the id of its label."""
+
+_OPTION_KEYS: Final = {
+    "forced_capture": message_key("tui.opt.forced_capture"),
+    "last_play_sweep_counts": message_key("tui.opt.last_play_sweep_counts"),
+    "initial_table_sweeps": message_key("tui.opt.initial_table_sweeps"),
+    "kings_redeal": message_key("tui.opt.kings_redeal"),
+    "primiera_needs_all_suits": message_key("tui.opt.primiera_needs_all_suits"),
+    "all_coins_two": message_key("tui.opt.all_coins_two"),
+    "big_wins": message_key("tui.opt.big_wins"),
+}
+"""The message key of each yes-or-no option's label (``escoba.rules.BOOL_OPTIONS``)."""
 
 MAX_OPPONENTS: Final = 3
 DEFAULT_LEVEL: Final = "medium"
@@ -173,21 +193,21 @@ class SetupApp(App[SetupChoice | None]):
 
     def _relabel(self) -> None:
         lang = self.language
-        self.query_one("#title", Static).update(t("setup.title", lang))
-        for key in ("preset", "target", "win_by", "players", "deck", "language"):
-            self.query_one(f"#label-{key}", Static).update(t(f"setup.{key}", lang))
+        self.query_one("#title", Static).update(t("tui.setup.title", lang))
+        for name, key in _LABEL_KEYS.items():
+            self.query_one(f"#label-{name}", Static).update(t(key, lang))
         for seat in range(1, MAX_OPPONENTS + 1):
-            self.query_one(f"#label-level-{seat}", Static).update(t("seat", lang, seat=seat))
+            self.query_one(f"#label-level-{seat}", Static).update(t("tui.seat", lang, seat=seat))
         for name in BOOL_OPTIONS:
-            self.query_one(f"#{name}", Checkbox).label = t(f"opt.{name}", lang)
-        self.query_one("#partnerships", Checkbox).label = t("setup.partnerships", lang)
-        self.query_one("#play", Button).label = t("setup.play", lang)
-        self.query_one("#cancel", Button).label = t("setup.cancel", lang)
-        self.query_one("#keys", Static).update(t("setup.keys", lang))
+            self.query_one(f"#{name}", Checkbox).label = t(_OPTION_KEYS[name], lang)
+        self.query_one("#partnerships", Checkbox).label = t("tui.setup.partnerships", lang)
+        self.query_one("#play", Button).label = t("tui.setup.play", lang)
+        self.query_one("#cancel", Button).label = t("tui.setup.cancel", lang)
+        self.query_one("#keys", Static).update(t("tui.setup.keys", lang))
         # The choices' names follow the language; their values (the engine's names) stay.
         for seat in range(1, MAX_OPPONENTS + 1):
-            self._rename(f"level-{seat}", [(t(f"level.{v}", lang), v) for v in LEVELS])
-        self._rename("deck", [(t(f"deck.{v}", lang), v) for v in DECK_STYLES])
+            self._rename(f"level-{seat}", [(level_name(v, lang), v) for v in LEVELS])
+        self._rename("deck", [(deck_name(v, lang), v) for v in DECK_STYLES])
 
     def _rename(self, name: str, options: list[tuple[str, str]]) -> None:
         select: Select[str] = self.query_one(f"#{name}", Select)
@@ -218,8 +238,9 @@ class SetupApp(App[SetupChoice | None]):
         try:
             return int(raw)
         except ValueError:
-            label = t("setup.target" if name == "target_score" else "setup.win_by", self.language)
-            raise EscobaError(t("setup.whole_number", self.language, name=label)) from None
+            key = "tui.setup.target" if name == "target_score" else "tui.setup.win_by"
+            label = t(key, self.language)
+            raise EscobaError(t("tui.setup.whole_number", self.language, name=label)) from None
 
     def rules(self) -> RuleSet:
         """The rule set the controls describe; ``RulesError`` (an ``EscobaError``) if none."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from rich.table import Table
 from rich.text import Text
@@ -15,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..cards import Card, DeckStyle, Suit, card_name
+from ..catalogue import message_key
 from ..cheatsheet import sevens_label
 from ..moves import Move
 from ..rules import RuleSet
@@ -67,15 +69,20 @@ def move_text(
 
     ``mine`` picks the second person's verb forms, for the person's own moves.
     """
-    you = "_you" if mine else ""
     card = card_text(move.card, style, language)
+    who = Text(name)
     if move.is_capture:
         taken = cards_text(sorted(move.captures), style, language, " + ")
-        line = fill("played_take" + you, language, name=Text(name), card=card, cards=taken)
+        if mine:
+            line = fill("tui.played_take_you", language, name=who, card=card, cards=taken)
+        else:
+            line = fill("tui.played_take", language, name=who, card=card, cards=taken)
+    elif mine:
+        line = fill("tui.played_drop_you", language, name=who, card=card)
     else:
-        line = fill("played_drop" + you, language, name=Text(name), card=card)
+        line = fill("tui.played_drop", language, name=who, card=card)
     if sweep:
-        line.append(t("sweep", language), style="bold magenta")
+        line.append(t("tui.sweep", language), style="bold magenta")
     return line
 
 
@@ -148,14 +155,23 @@ class _Modal(ModalScreen[None]):
         self.dismiss(None)
 
 
+_CATEGORY_KEYS: Final[Mapping[str, str]] = {
+    "cards": message_key("tui.cat.cards"),
+    "coins": message_key("tui.cat.coins"),
+    "seven_of_coins": message_key("tui.cat.seven_of_coins"),
+    "all_sevens": message_key("tui.cat.all_sevens"),
+    "sweeps": message_key("tui.cat.sweeps"),
+}
+
+
 def _category_label(category: str, rules: RuleSet, language: str) -> str:
     # As cheatsheet.category_label: the sevens row names the rules' sevens category, in the
     # pad's language, unless the rules have none.
     if category == "sevens":
         if rules.sevens == "none":
-            return t("cat.sevens_unnamed", language)
-        return t("cat.sevens", language, label=sevens_label(rules, language))
-    return t(f"cat.{category}", language)
+            return t("tui.cat.sevens_unnamed", language)
+        return t("tui.cat.sevens", language, label=sevens_label(rules, language))
+    return t(_CATEGORY_KEYS[category], language)
 
 
 def score_tables(
@@ -165,7 +181,9 @@ def score_tables(
     tables: list[Table] = []
     running = [0] * len(side_names)
     for number, result in enumerate(results, start=1):
-        table = Table(title=t("hand_no", language, n=number), title_justify="left", expand=False)
+        table = Table(
+            title=t("tui.hand_no", language, n=number), title_justify="left", expand=False
+        )
         table.add_column("")
         for name in side_names:
             table.add_column(name, justify="right")
@@ -175,11 +193,11 @@ def score_tables(
         for side, points in enumerate(result.points):
             running[side] += points
         table.add_row(
-            Text(t("hand_points", language), style="bold"),
+            Text(t("tui.hand_points", language), style="bold"),
             *(Text(str(p), style="bold") for p in result.points),
         )
         table.add_row(
-            Text(t("running", language), style="bold reverse"),
+            Text(t("tui.running", language), style="bold reverse"),
             *(Text(str(p), style="bold reverse") for p in running),
         )
         tables.append(table)
@@ -204,12 +222,12 @@ class ScorePadScreen(_Modal):
         tables = score_tables(results, side_names, rules, language)
         body: list[Static] = [Static(table, classes="hand-score") for table in tables]
         if not body:
-            body.append(Static(t("no_hands", language), markup=False))
+            body.append(Static(t("tui.no_hands", language), markup=False))
         if review:
             body.append(Static(Text("\n").join(review), id="review"))
         if footer:
             body.append(Static(Text(footer, style="bold"), id="score-footer"))
-        super().__init__(t("score_pad", language), body, t("close", language))
+        super().__init__(t("tui.score_pad", language), body, t("tui.close", language))
         self.results = tuple(results)
 
 
@@ -220,4 +238,4 @@ class CheatSheetScreen(_Modal):
 
     def __init__(self, lines: Sequence[str], language: str) -> None:
         body = [Static(Text("\n".join(lines)), id="cheat-sheet")]
-        super().__init__(t("rules_title", language), body, t("close", language))
+        super().__init__(t("tui.rules_title", language), body, t("tui.close", language))
