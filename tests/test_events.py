@@ -94,6 +94,12 @@ def test_results_are_kept_not_rebuilt_and_survive_a_pickle() -> None:
     assert game.results is game.results
     again = pickle.loads(pickle.dumps(game))
     assert again.results == game.results and again.results is not game.results
+    # A result, and so a play that ended a hand, travels on its own (to a worker process).
+    assert pickle.loads(pickle.dumps(game.results[0])) == game.results[0]
+    while (event := game.play(game.legal_moves()[0])).result is None:
+        pass
+    sent = pickle.loads(pickle.dumps(event))
+    assert (sent, sent.result, sent.next_hand) == (event, event.result, event.next_hand)
 
 
 @pytest.mark.parametrize(("players", "partnerships"), SEATINGS)

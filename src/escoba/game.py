@@ -192,17 +192,6 @@ class Game:
         self._hand_number = 0
         self._hand_logs: list[_HandLog] = []
         # Finished hands as raw data; HandResult values are made when first asked for.
-        self._finished: list[
-            tuple[
-                int,
-                tuple[int, ...],
-                tuple[int, ...],
-                tuple[int, ...],
-                dict[str, tuple[int, ...]],
-                int,
-                int,
-            ]
-        ] = []
         self._results: tuple[HandResult, ...] = ()
         self._totals = [0] * len(self.sides)
         self._winner: int | None = None
@@ -346,17 +335,15 @@ class Game:
             self._table = 0
             self._sig = 0
         points, breakdown = score_masks(self._piles, self._sweeps, self.rules)
-        finished = (
-            self._dealer,
-            tuple(self._piles),
-            tuple(self._sweeps),
-            points,
-            breakdown,
-            leftovers,
-            self._last_capturer,
+        result = HandResult(
+            dealer=self._dealer,
+            piles=tuple(map(card_set, self._piles)),
+            sweeps=tuple(self._sweeps),
+            points=points,
+            breakdown=MappingProxyType(breakdown),
+            leftovers=card_set(leftovers),
+            last_capturer=None if self._last_capturer < 0 else self._last_capturer,
         )
-        self._finished.append(finished)
-        result = _hand_result(*finished)
         self._results = (*self._results, result)
         totals = self._totals
         for side, gained in enumerate(points):
@@ -617,7 +604,6 @@ class Game:
         other._piles = list(self._piles)
         other._sweeps = list(self._sweeps)
         other._totals = list(self._totals)
-        other._finished = list(self._finished)
         other._keys = None
         return other
 
@@ -626,19 +612,6 @@ class Game:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Game:
         return self.copy()
-
-    def __getstate__(self) -> dict[str, Any]:
-        # HandResult values hold read-only mappings, which do not pickle: they are made
-        # again from the raw finished hands.
-        state = dict(self.__dict__)
-        state["_results"] = ()
-        state["_keys"] = None
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._log = self._hand_logs[-1].plays
-        self._results = tuple(_hand_result(*finished) for finished in self._finished)
 
     # -- records
 
@@ -681,23 +654,3 @@ class Game:
         )
         replay_moves(game, recorded, on_move)
         return game
-
-
-def _hand_result(
-    dealer: int,
-    piles: tuple[int, ...],
-    sweeps: tuple[int, ...],
-    points: tuple[int, ...],
-    breakdown: dict[str, tuple[int, ...]],
-    leftovers: int,
-    last_capturer: int,
-) -> HandResult:
-    return HandResult(
-        dealer=dealer,
-        piles=tuple(map(card_set, piles)),
-        sweeps=sweeps,
-        points=points,
-        breakdown=MappingProxyType(breakdown),
-        leftovers=card_set(leftovers),
-        last_capturer=None if last_capturer < 0 else last_capturer,
-    )

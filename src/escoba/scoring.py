@@ -242,3 +242,32 @@ class HandResult:
     """The table cards that went to the last capturer when the hand ended."""
     last_capturer: int | None
     """The seat that captured last (it took the leftovers), None if nobody captured."""
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # The breakdown is a read-only view, which does not pickle: it travels as a dict.
+        return (
+            _hand_result,
+            (
+                self.dealer,
+                self.piles,
+                self.sweeps,
+                self.points,
+                dict(self.breakdown),
+                self.leftovers,
+                self.last_capturer,
+            ),
+        )
+
+
+def _hand_result(
+    dealer: int,
+    piles: tuple[frozenset[Card], ...],
+    sweeps: tuple[int, ...],
+    points: tuple[int, ...],
+    breakdown: dict[str, tuple[int, ...]],
+    leftovers: frozenset[Card],
+    last_capturer: int | None,
+) -> HandResult:
+    return HandResult(
+        dealer, piles, sweeps, points, MappingProxyType(breakdown), leftovers, last_capturer
+    )

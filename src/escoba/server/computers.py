@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copyreg
 import multiprocessing
 import os
 import threading
@@ -19,8 +18,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from types import MappingProxyType
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from ..ai.coach import Advice, Coach
 from ..moves import Move
@@ -35,19 +33,6 @@ WATCH_SECONDS: Final = 1.0
 """How often a worker checks that the server is still there."""
 PRELOAD: Final = ["escoba.ai", "escoba.server.computers"]
 """Imported once by the fork server, so a new worker starts ready to think."""
-
-
-def _read_only(mapping: MappingProxyType[Any, Any]) -> tuple[Any, ...]:
-    return (_read_only_again, (dict(mapping),))
-
-
-def _read_only_again(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
-    return MappingProxyType(mapping)
-
-
-# Finished hands' scores are read-only mappings, which do not pickle on their own: an
-# observation sent to a worker carries them.
-copyreg.pickle(MappingProxyType, _read_only)
 
 
 class Busy(Exception):  # noqa: N818 (a state the caller answers, not a failure)
