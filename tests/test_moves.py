@@ -135,6 +135,8 @@ def test_moves_are_immutable() -> None:
         move.extra = 1
     with pytest.raises(AttributeError):
         move._key = 0
+    with pytest.raises(AttributeError):
+        move.key = 0
     assert move == Move.parse("4h:4c+7d")
     assert str(move) == "4h:7d+4c"
 
@@ -143,7 +145,9 @@ def test_move_state_cannot_be_deleted() -> None:
     """Moves are immutable: deleting their state must fail too."""
     move = Move.parse("4h:4c+7d")
     with pytest.raises(AttributeError):
-        del move._key
+        del move.key
+    with pytest.raises(AttributeError):
+        del move._captures
     assert str(move) == "4h:7d+4c"
 
 

@@ -25,7 +25,7 @@ class _Interned(dict[int, "Move"]):
         if len(self) >= _CACHE_LIMIT:
             self.clear()
         move = object.__new__(Move)
-        object.__setattr__(move, "_key", key)
+        object.__setattr__(move, "key", key)
         object.__setattr__(move, "_captures", None)
         self[key] = move
         return move
@@ -41,9 +41,11 @@ class Move:
     True
     """
 
-    __slots__ = ("_captures", "_key")
+    __slots__ = ("_captures", "key")
 
-    _key: int
+    key: int
+    """The internal key: card index plus capture mask shifted by 6 (a plain slot: the engine
+    reads it on every move)."""
     _captures: frozenset[Card] | None
 
     def __init__(self, card: Card, captures: Iterable[Card] = ()) -> None:
@@ -62,7 +64,7 @@ class Move:
             mask |= item.bit
         if mask & card.bit:
             raise InvalidMoveError(f"the played card {card} cannot also be taken from the table")
-        object.__setattr__(self, "_key", card.index | mask << 6)
+        object.__setattr__(self, "key", card.index | mask << 6)
         object.__setattr__(self, "_captures", taken)
 
     @classmethod
@@ -98,33 +100,28 @@ class Move:
         return cls(card, captured)
 
     @property
-    def key(self) -> int:
-        """The internal key: card index plus capture mask shifted by 6."""
-        return self._key
-
-    @property
     def card(self) -> Card:
         """The card played from the hand."""
-        return DECK[self._key & 63]
+        return DECK[self.key & 63]
 
     @property
     def captures(self) -> frozenset[Card]:
         """The table cards taken (empty for a drop)."""
         taken = self._captures
         if taken is None:
-            taken = frozenset(cards_of_mask(self._key >> 6))
+            taken = frozenset(cards_of_mask(self.key >> 6))
             object.__setattr__(self, "_captures", taken)
         return taken
 
     @property
     def capture_mask(self) -> int:
         """The taken cards as a bit set."""
-        return self._key >> 6
+        return self.key >> 6
 
     @property
     def is_capture(self) -> bool:
         """True if the move takes cards, False for a drop."""
-        return self._key >= 64
+        return self.key >= 64
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("moves are immutable")
@@ -137,21 +134,21 @@ class Move:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
-            return self._key == other._key
+            return self.key == other.key
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        return hash(self.key)
 
     def __lt__(self, other: Move) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return self._key < other._key
+        return self.key < other.key
 
     def __str__(self) -> str:
-        text = str(DECK[self._key & 63])
-        if self._key >= 64:
-            text += ":" + "+".join(str(c) for c in cards_of_mask(self._key >> 6))
+        text = str(DECK[self.key & 63])
+        if self.key >= 64:
+            text += ":" + "+".join(str(c) for c in cards_of_mask(self.key >> 6))
         return text
 
     def __repr__(self) -> str:
