@@ -95,6 +95,12 @@ def _followed(
     )
 
 
+_DROPS: Final = tuple(
+    tuple(_made_play(seat, card, frozenset(), False) for card in DECK) for seat in range(4)
+)
+"""Each seat's drop of each card."""
+
+
 def _dealt(dealt: int, play: Play, deal: Deal) -> Play:
     """``play`` followed by ``deal``, memoized under ``dealt``."""
     if len(_DEALT) >= _PLAYS_KEPT:
@@ -303,13 +309,14 @@ class Game:
             ):
                 self._sweeps[side] += 1
                 key |= _SWEEP
+            play = _PLAYS[seat].get(key) or _play_of(key, seat)
         else:
             self._table |= 1 << card
             self._sig += SIG[card]
+            play = _DROPS[seat][card]
         log = self._log
         log.append(key)
         self._keys = None
-        play = _PLAYS[seat].get(key) or _play_of(key, seat)
         if hand or seat != self._dealer:
             self._to_move = self._next_seat[seat]
             return play
@@ -531,7 +538,11 @@ class Game:
             events.append(InitialSweep(log.dealer, card_set(log.initial_table), log.initial_sweeps))
         for i, entry in enumerate(log.plays, start=1):
             seat = (log.dealer + i) % n
-            events.append(_PLAYS[seat].get(entry) or _play_of(entry, seat))
+            events.append(
+                _PLAYS[seat].get(entry) or _play_of(entry, seat)
+                if entry >= 64
+                else _DROPS[seat][entry]
+            )
             if i % (3 * n) == 0 and i < PLAYS_PER_HAND:
                 events.append(Deal(i // (3 * n) + 1))
         return tuple(events)
