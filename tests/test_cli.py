@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 import escoba
 from escoba import CATEGORIES, RULESETS, RulesError
+from escoba.catalogue import text as catalogue_text
 from escoba.cheatsheet import (
     OPTION_MEANINGS,
     PRESET_ORIGINS,
@@ -16,6 +17,8 @@ from escoba.cheatsheet import (
     cheat_sheet,
     cheat_sheet_lines,
     format_value,
+    option_meaning,
+    preset_origin,
     summary,
 )
 from escoba.cli import app, parse_settings
@@ -55,6 +58,23 @@ def test_rules_without_preset_lists_the_six_presets_with_a_description() -> None
         assert PRESET_ORIGINS[name] in line
         assert summary(rules) in line
     assert len(RULESETS) == 6
+
+
+@pytest.mark.parametrize("language", ["fr", "pt-BR"])
+def test_rules_speak_the_asked_language_in_every_column(language: str) -> None:
+    code, out, err = run("rules", "--language", language)
+    assert code == 0, err
+    assert catalogue_text("rules.presets_title", language) in out
+    for name in RULESETS:
+        line = next(line for line in out.splitlines() if line.startswith(f"│ {name} "))
+        assert preset_origin(name, language) in line
+        assert preset_origin(name, language) != preset_origin(name)
+    code, out, err = run("rules", "scopa", "--language", language)
+    assert code == 0, err
+    assert catalogue_text("rules.options_title", language, title="scopa") in out
+    for name in RULESETS["scopa"].to_dict():
+        row = next(line for line in out.splitlines() if f" {name} " in line)
+        assert option_meaning(name, language) in row
 
 
 def test_rules_scopa_prints_every_option_and_the_cheat_sheet() -> None:

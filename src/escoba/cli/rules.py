@@ -10,12 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..catalogue import text
 from ..cheatsheet import (
-    OPTION_MEANINGS,
-    PRESET_ORIGINS,
     cheat_sheet,
     cheat_sheet_title,
     format_value,
+    option_meaning,
+    preset_origin,
     summary,
 )
 from ..rules import RULESETS, RuleSet
@@ -44,47 +45,48 @@ def rules_command(
     console = Console()
     if preset is None and not settings:
         console.print(_presets_table(lang))
-        console.print("Show one with: escoba rules NAME [--set OPTION=VALUE ...]", highlight=False)
+        console.print(text("rules.show_one", lang), highlight=False)
         return
     name = preset or BASE_PRESET
     rules = rules_from(name, settings)
     title = rules_title(name, rules)
-    console.print(_options_table(title, rules))
+    console.print(_options_table(title, rules, lang))
     _print_cheat_sheet(console, title, rules, lang)
 
 
 def _presets_table(language: str) -> Table:
-    table = Table(title="Rule sets", title_justify="left")
-    table.add_column("preset", style="bold", no_wrap=True)
-    table.add_column("game")
-    table.add_column("in short")
+    table = Table(title=text("rules.presets_title", language), title_justify="left")
+    table.add_column(text("rules.column.preset", language), style="bold", no_wrap=True)
+    table.add_column(text("rules.column.game", language))
+    table.add_column(text("rules.column.in_short", language))
     for name, rules in RULESETS.items():
-        table.add_row(name, PRESET_ORIGINS.get(name, ""), summary(rules, language))
+        table.add_row(name, preset_origin(name, language), summary(rules, language))
     return table
 
 
-def _options_table(title: str, rules: RuleSet) -> Table:
+def _options_table(title: str, rules: RuleSet, language: str) -> Table:
     base = RULESETS[BASE_PRESET].to_dict()
     table = Table(
-        title=f"Rules: {title}",
+        title=text("rules.options_title", language, title=title),
         title_justify="left",
-        caption=f"* differs from the base {BASE_PRESET} rules",
+        caption=text("rules.differs", language, preset=BASE_PRESET),
         caption_justify="left",
         box=box.SIMPLE_HEAD,
     )
-    table.add_column("option", no_wrap=True)
-    table.add_column("value", no_wrap=True)
+    table.add_column(text("rules.column.option", language), no_wrap=True)
+    table.add_column(text("rules.column.value", language), no_wrap=True)
     table.add_column(BASE_PRESET, no_wrap=True, style="dim")
-    table.add_column("meaning")
+    table.add_column(text("rules.column.meaning", language))
     for name, value in rules.to_dict().items():
+        meaning = option_meaning(name, language)
         if value == base[name]:
-            table.add_row(f"  {name}", format_value(value), "", OPTION_MEANINGS.get(name, ""))
+            table.add_row(f"  {name}", format_value(value), "", meaning)
         else:
             table.add_row(
                 Text(f"* {name}", style="bold"),
                 Text(format_value(value), style="bold yellow"),
                 format_value(base[name]),
-                OPTION_MEANINGS.get(name, ""),
+                meaning,
             )
     return table
 
