@@ -345,9 +345,11 @@ AVOIDED = {
 
 @pytest.mark.parametrize("language", list(AVOIDED))
 def test_one_name_for_each_idea(language: str) -> None:
-    texts = " ".join(form for value in own_texts(language).values() for form in forms(value))
-    for word in AVOIDED[language]:
-        assert word not in texts, (language, word)
+    for domain in DOMAINS:
+        values = own_texts(language, domain).values()
+        texts = " ".join(form for value in values for form in forms(value))
+        for word in AVOIDED[language]:
+            assert word not in texts, (language, domain, word)
 
 
 def test_french_typography() -> None:
