@@ -334,6 +334,9 @@ def test_card_names(text: str, french: str, german: str, spanish: str | None, it
     assert card_name(card) == french
     assert card_name(card, "french") == french
     assert card_name(card, "french", "de") == german
+    # A French reader's faces are valet, dame, roi (docs/glossary.md); other ranks as in English.
+    in_french = card_name(card, "french", "fr")
+    assert in_french == french.replace("J", "V").replace("Q", "D").replace("K", "R")
     if spanish is not None:
         assert card_name(card, "spanish") == spanish
     assert card_name(card, "italian") == italian

@@ -222,7 +222,8 @@ DeckStyle = Literal["french", "spanish", "italian"]
 DECK_STYLES: Final[tuple[DeckStyle, ...]] = ("french", "spanish", "italian")
 
 # Names per deck style; the Spanish deck prints 10, 11, 12 on its face cards.
-_FACE_LETTERS: Final = {"en": ("J", "Q", "K"), "de": ("B", "D", "K")}
+# A French reader's face cards are valet, dame, roi (docs/glossary.md).
+_FACE_LETTERS: Final = {"en": ("J", "Q", "K"), "de": ("B", "D", "K"), "fr": ("V", "D", "R")}
 _SPANISH_SUITS: Final = {
     Suit.COINS: "oros",
     Suit.CUPS: "copas",

@@ -14,7 +14,7 @@ const STYLES = ["french", "spanish", "italian"];
 // Names and corner indices
 
 const FRENCH_SUIT_SYMBOLS = { d: "♦", h: "♥", s: "♠", c: "♣" };
-const FACE_LETTERS = { en: ["J", "Q", "K"], de: ["B", "D", "K"] };
+const FACE_LETTERS = { en: ["J", "Q", "K"], de: ["B", "D", "K"], fr: ["V", "D", "R"] };
 const SUIT_NAMES = {
   spanish: { d: "oros", h: "copas", s: "espadas", c: "bastos" },
   italian: { d: "denari", h: "coppe", s: "spade", c: "bastoni" },
