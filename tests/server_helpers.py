@@ -33,7 +33,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 import database_fixtures
-from escoba import Card, Game, InvalidCardError
+from escoba import Card, Game, InvalidCardError, Play
 from escoba.records import replay
 from escoba.server.app import create_app
 from escoba.server.limits import DEFAULT_LIMITS, Limits
@@ -425,7 +425,7 @@ def positions(record: dict[str, Any]) -> list[Position]:
     """Every position of a recorded match, indexed by moves played."""
     found: list[Position] = []
 
-    def seen(game: Game) -> None:
+    def seen(game: Game, _play: Play | None) -> None:
         found.append(
             Position(
                 hands=tuple(

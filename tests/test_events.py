@@ -163,3 +163,12 @@ def test_a_session_reports_the_engines_event() -> None:
         assert (played.move, played.sweep) == (played.event.move, played.event.sweep)
         assert played.hand_ended == (played.event.result is not None)
     assert played.hand_ended and played.event.result == game.results[0]
+
+
+def test_a_replay_hands_each_move_its_event() -> None:
+    game = Game(RULESETS["scopa"], 2, seed=21)
+    played = [game.play(game.legal_moves()[-1]) for _ in range(80)]
+    seen: list[Play | None] = []
+    Game.from_record(game.record(), lambda _game, event: seen.append(event))
+    assert seen[0] is None and seen[1:] == played
+    assert [e.result for e in seen[1:] if e and e.result] == list(game.results)

@@ -89,7 +89,8 @@ def recorded_positions(record: dict[str, Any]) -> list[Position]:
     """Every position of a recorded match, indexed by the moves played before it."""
     found: list[Position] = []
 
-    def seen(game: Game) -> None:
+    def seen(game: Game, _play: Play | None) -> None:
+        # The positions are worked out from the public history, apart from the event.
         led_by = None
         hand_ended = False
         if found:

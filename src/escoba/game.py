@@ -7,7 +7,7 @@ goes through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -31,7 +31,7 @@ from .scoring import HandResult, match_winner, score_masks
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from .records import MatchRecord
+    from .records import MatchRecord, OnMove
 
 __all__ = ["Game"]
 PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
@@ -643,13 +643,11 @@ class Game:
         )
 
     @classmethod
-    def from_record(
-        cls, record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None
-    ) -> Game:
+    def from_record(cls, record: Mapping[str, Any], on_move: OnMove | None = None) -> Game:
         """Replay a record; a record that is malformed or does not replay raises RecordError.
 
-        ``on_move``, if given, sees the game once before the first move and after every move
-        (the replay viewer takes its steps from it)."""
+        ``on_move``, if given, sees the game once before the first move (with None) and after
+        every move, with that move's event (the replay viewers take their steps from it)."""
         from .records import parse_record, replay_moves
 
         recorded = parse_record(record)

@@ -15,6 +15,7 @@ from .cards import DECK, Card
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
 from .game import PLAYS_PER_HAND, Deck, Game
 from .moves import Move
+from .observation import Play
 from .rules import RuleSet, preset_name
 
 __all__ = [
@@ -163,22 +164,25 @@ def parse_record(record: Mapping[str, Any]) -> RecordedMatch:
     )
 
 
-def replay(record: Mapping[str, Any], on_move: Callable[[Game], None] | None = None) -> Game:
+OnMove = Callable[[Game, Play | None], None]
+"""Sees a replayed match before its first move (with None) and after every move (with the
+move's event)."""
+
+
+def replay(record: Mapping[str, Any], on_move: OnMove | None = None) -> Game:
     """Rebuild a match from its record; raise RecordError naming what does not replay.
 
-    ``on_move``, if given, sees the game once before the first move and after every move
-    (the replay viewer takes its steps from it).
+    ``on_move``, if given, sees the game once before the first move (with None) and after
+    every move, with that move's event (the replay viewers take their steps from it).
     """
     return Game.from_record(record, on_move)
 
 
-def replay_moves(
-    game: Game, recorded: RecordedMatch, on_move: Callable[[Game], None] | None = None
-) -> None:
+def replay_moves(game: Game, recorded: RecordedMatch, on_move: OnMove | None = None) -> None:
     """Play a record's moves in a game dealt from its decks, checking each hand's dealer and
     length; raise RecordError at the first that does not replay."""
     if on_move is not None:
-        on_move(game)
+        on_move(game, None)
     hands = len(recorded.moves)
     for number, (dealer, hand_moves) in enumerate(
         zip(recorded.dealers, recorded.moves, strict=True), start=1
@@ -193,11 +197,11 @@ def replay_moves(
             if game.hand_number != number - 1 or game.is_over():
                 raise RecordError(f"hand {number}: more moves than a hand holds")
             try:
-                game.play(text)
+                event = game.play(text)
             except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
                 raise RecordError(f"hand {number}, move {index}: {error}") from None
             if on_move is not None:
-                on_move(game)
+                on_move(game, event)
         if number < hands and game.hand_number == number - 1 and not game.is_over():
             raise RecordError(
                 f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"

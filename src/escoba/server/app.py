@@ -536,17 +536,8 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
 def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
     """Every position of a match, all hands open, with the play that led to it."""
     steps: list[ReplayStep] = []
-    previous: list[int] = []
 
-    def seen(game: Game) -> None:
-        event = None
-        hand_ended = False
-        if previous:
-            played_in = previous[0]
-            plays = [e for e in game.history(played_in) if isinstance(e, Play)]
-            event = event_view(plays[-1])
-            hand_ended = game.hand_number != played_in or game.is_over()
-        previous[:] = [game.hand_number]
+    def seen(game: Game, play: Play | None) -> None:
         steps.append(
             ReplayStep(
                 hand_number=game.hand_number,
@@ -559,8 +550,8 @@ def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
                 sweeps=list(game.sweeps),
                 totals=list(game.totals),
                 results=[result_view(result) for result in game.results],
-                event=event,
-                hand_ended=hand_ended,
+                event=None if play is None else event_view(play),
+                hand_ended=play is not None and play.result is not None,
             )
         )
 

@@ -87,18 +87,16 @@ def replay_steps(game: Game) -> list[Step]:
     """Every step of a recorded match, from the first deal to the last move."""
     steps: list[Step] = []
 
-    def seen(now: Game) -> None:
-        if not steps:
+    def seen(now: Game, last: Play | None) -> None:
+        if last is None:
             steps.append(_at_deal(now))
             return
         before = steps[-1]
         number = before.hand_number
-        last = [e for e in now.history(number) if isinstance(e, Play)][-1]
         move = last.move
         hands = list(before.hands)
         hands[last.seat] = tuple(c for c in hands[last.seat] if c != move.card)
-        ended = now.is_over() or now.hand_number != number
-        if not ended:
+        if last.result is None:
             steps.append(_snapshot(now, before.move_number + 1, last.seat, move, last.sweep))
             return
         # The hand is over (and the next one dealt): show the table as the move left it.
@@ -127,7 +125,7 @@ def replay_steps(game: Game) -> list[Step]:
                 seat=last.seat,
                 move=move,
                 sweep=last.sweep,
-                hand_points=now.results[number].points,
+                hand_points=last.result.points,
             )
         )
         if not now.is_over():
