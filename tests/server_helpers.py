@@ -577,6 +577,9 @@ CARD_TOKEN = r"(?<![0-9A-Za-z])[A2-7JQK][dhsc♦♥♠♣](?![0-9A-Za-z])"
 WORDS = frozenset({"As"})
 """A word in English and Spanish sentences ("As good as the best move"), so in a sentence it
 is not taken for the ace of swords; a whole field "As" or a move text still is."""
+FIXED_EXAMPLES = ("for example 7d",)
+"""Fixed sample texts in the engine's explanations of a malformed card: the same whatever the
+position, so naming no card of it."""
 NOT_CARDS = frozenset({"id", "invite"})
 """String fields of a room that are never cards (the random room id could look like one)."""
 
@@ -590,6 +593,8 @@ def cards_of_text(text: str) -> set[str]:
     except InvalidCardError:
         pass
     found = set()
+    for example in FIXED_EXAMPLES:
+        text = text.replace(example, "")
     for token in re.findall(CARD_TOKEN, text):
         if token not in WORDS:
             found.add(str(Card.parse(token)))
