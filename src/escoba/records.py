@@ -27,7 +27,6 @@ __all__ = [
     "hand_record",
     "match_record",
     "parse_record",
-    "record_of",
     "replay",
     "replay_moves",
 ]
@@ -87,11 +86,6 @@ def match_record(
         "first_dealer": first_dealer,
         "hands": list(hands),
     }
-
-
-def record_of(game: Game) -> MatchRecord:
-    """The record of a match so far (the same as ``game.record()``)."""
-    return game.record()
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,19 +40,31 @@ class SessionError(EscobaError):
 
 @dataclass(frozen=True, slots=True)
 class Played:
-    """A move that was played: by whom, what it took, and whether it ended the hand."""
+    """A move that was played: the engine's event, with who played it and in which hand."""
 
-    seat: int
-    level: str | None
-    """The computer level of the seat, None for a person."""
-    move: Move
-    sweep: bool
-    hand_number: int
-    """The hand it was played in (hands finished before it)."""
-    hand_ended: bool
-    """This move ended the hand (its result is ``game.results[hand_number]``)."""
     event: Play
     """The engine's event of the move, with what followed it (deal, result, winner)."""
+    level: str | None
+    """The computer level of the seat, None for a person."""
+    hand_number: int
+    """The hand it was played in (hands finished before it)."""
+
+    @property
+    def seat(self) -> int:
+        return self.event.seat
+
+    @property
+    def move(self) -> Move:
+        return self.event.move
+
+    @property
+    def sweep(self) -> bool:
+        return self.event.sweep
+
+    @property
+    def hand_ended(self) -> bool:
+        """This move ended the hand (its result is ``game.results[hand_number]``)."""
+        return self.event.result is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,15 +227,7 @@ class Session:
         assert seat is not None
         number = game.hand_number
         event = game.play(move)
-        return Played(
-            seat=seat,
-            level=self.levels[seat],
-            move=event.move,
-            sweep=event.sweep,
-            hand_number=number,
-            hand_ended=event.result is not None,
-            event=event,
-        )
+        return Played(event=event, level=self.levels[seat], hand_number=number)
 
     # -- saving
 
