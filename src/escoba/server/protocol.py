@@ -11,7 +11,6 @@ cheat sheet. A refusal is always an ``error`` message (over HTTP, with a 4xx sta
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -55,7 +54,6 @@ __all__ = [
     "move_view",
     "parse_client_message",
     "parse_move",
-    "play_view",
     "result_view",
 ]
 
@@ -351,14 +349,15 @@ def move_view(move: Move) -> MoveView:
     return MoveView(card=str(move.card), captures=_cards(move.captures), text=str(move))
 
 
-def play_view(seat: int, card: Card, captures: Iterable[Card], sweep: bool) -> EventView:
-    """The event of ``seat`` playing ``card`` and taking ``captures``."""
-    return EventView(kind="play", seat=seat, card=str(card), captures=_cards(captures), sweep=sweep)
-
-
 def event_view(event: Event) -> EventView:
     if isinstance(event, Play):
-        return play_view(event.seat, event.card, event.captures, event.sweep)
+        return EventView(
+            kind="play",
+            seat=event.seat,
+            card=str(event.card),
+            captures=_cards(event.captures),
+            sweep=event.sweep,
+        )
     if isinstance(event, Deal):
         return EventView(kind="deal", round=event.round)
     if isinstance(event, InitialSweep):

@@ -46,10 +46,10 @@ from .protocol import (
     StateMessage,
     WatchMessage,
     WelcomeMessage,
+    event_view,
     match_view,
     move_view,
     parse_move,
-    play_view,
 )
 from .storage import MoveWrite, token_matches
 
@@ -324,11 +324,7 @@ class Room:
             ) from None
         self.moves_stored = number + 1
         self.hands_stored += len(write.hands)
-        event = played.event
-        self.broadcast(
-            play_view(event.seat, event.card, event.captures, event.sweep),
-            event.result is not None,
-        )
+        self.broadcast(event_view(played.event), played.hand_ended)
 
     # -- hints
 
