@@ -6,7 +6,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = ["Base", "HandRow", "MatchRow", "MoveRow", "RoomRow", "SeatRow", "now"]
@@ -38,7 +48,8 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(16))
     """The computer level; None for a person's seat."""
     nickname: Mapped[str | None] = mapped_column(String(64))
-    token_hash: Mapped[str | None] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), index=True)
+    """The SHA-256 of the seat's token (see ``storage.hash_token``); None while it is free."""
 
 
 class MatchRow(Base):
@@ -48,6 +59,7 @@ class MatchRow(Base):
         # abandoned ones are each one range of it, room ids included, so the index alone
         # answers.
         Index("ix_matches_live", "finished_at", "active_at", "room_id"),
+        Index("ix_matches_public", "public", "finished_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -62,6 +74,8 @@ class MatchRow(Base):
     """The last time anything happened in the match: made, a seat taken, a move played."""
     winner: Mapped[int | None] = mapped_column(Integer)
     totals: Mapped[list[int] | None] = mapped_column(JSON)
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Made public by one of its players once finished: anyone may then list and replay it."""
 
 
 class HandRow(Base):
