@@ -15,9 +15,10 @@ from .errors import (
     RecordError,
     RulesError,
 )
+from .explanation import HandExplanation, SideTally, explain_hand
 from .game import Game
 from .moves import Move
-from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
 from .rules import RULESETS, RuleSet, preset_name
 from .scoring import CATEGORIES, HandResult, HandScore, score_hand
 from .snapshot import Snapshot
@@ -33,6 +34,7 @@ __all__ = [
     "EscobaError",
     "Event",
     "Game",
+    "HandExplanation",
     "HandResult",
     "HandScore",
     "IllegalMoveError",
@@ -49,10 +51,13 @@ __all__ = [
     "Redeal",
     "RuleSet",
     "RulesError",
+    "SideTally",
     "Snapshot",
     "Suit",
+    "TakeBack",
     "captures",
     "card_name",
+    "explain_hand",
     "parse_cards",
     "preset_name",
     "score_hand",
