@@ -35,7 +35,8 @@ class InvalidScoreError(EscobaError, ValueError):
 
 
 class IllegalMoveError(EscobaError, ValueError):
-    """A well-formed move that the rules forbid in this position (or no move is possible now)."""
+    """A well-formed move that the rules forbid in this position (or no move is possible now, or
+    none can be taken back)."""
 
 
 class InvalidQueryError(EscobaError, ValueError):

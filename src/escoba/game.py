@@ -7,6 +7,7 @@ goes through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
@@ -25,7 +26,7 @@ from .captures import capture_masks, legal_keys
 from .cards import DECK, Card, card_set, cards_of_mask
 from .errors import IllegalMoveError, InvalidMoveError, InvalidQueryError, RecordError, RulesError
 from .moves import INTERNED, Move
-from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
 from .rules import RuleSet
 from .scoring import HandResult, match_winner, score_masks
 from .snapshot import Snapshot
@@ -37,6 +38,7 @@ __all__ = ["Game"]
 PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
+_TAKEN_BACK: Final = -1  # a take back among a hand's recorded moves
 _DEALS: Final = tuple(Deal(number) for number in range(PLAYS_PER_HAND // 6 + 2))
 # Each seat's plays by log entry (a move key with its sweep flag): the events are values, so
 # a match hands out the same ones again. Past _PLAYS_KEPT a seat's memo starts again.
@@ -128,7 +130,15 @@ def _play_of(entry: int, seat: int) -> Play:
 class _HandLog:
     """What happened in one hand, as the record and the public history need it."""
 
-    __slots__ = ("dealer", "deals", "initial_sweeps", "initial_table", "plays")
+    __slots__ = (
+        "dealer",
+        "deals",
+        "earlier",
+        "initial_sweeps",
+        "initial_table",
+        "plays",
+        "resumed_at",
+    )
 
     def __init__(self, dealer: int) -> None:
         self.dealer = dealer
@@ -136,6 +146,14 @@ class _HandLog:
         self.plays: list[int] = []  # move keys, with the _SWEEP flag
         self.initial_table = 0
         self.initial_sweeps = 0
+        # The record's moves up to the last take back (_TAKEN_BACK marks each); the moves
+        # since are plays[resumed_at:]. Kept aside so that a move appends to plays only.
+        self.earlier: list[int] = []
+        self.resumed_at = 0
+
+    def recorded(self) -> list[int]:
+        """Every move in the order played, take backs included."""
+        return [*self.earlier, *self.plays[self.resumed_at :]]
 
 
 class Game:
@@ -420,6 +438,55 @@ class Game:
             return self._apply(key)
         raise IllegalMoveError(self._why_illegal(move))
 
+    def take_back(self) -> TakeBack:
+        """Take back the last move of the current hand and return its :class:`TakeBack`:
+        the match is again exactly as it was before that move (hands, table, stock,
+        captures, sweeps, the seat to move), a round's deal that followed it undone. The
+        record keeps the move and its take back, so a replay shows both. With no move in
+        the current hand (it has just begun) or once the match is over, raises
+        :class:`IllegalMoveError` and changes nothing."""
+        if self._to_move < 0:
+            raise IllegalMoveError("the match is over: no move can be taken back")
+        plays = self._log
+        if not plays:
+            raise IllegalMoveError(
+                f"no move to take back: hand {self._hand_number + 1} has no move yet"
+            )
+        log = self._hand_logs[-1]
+        log.earlier += plays[log.resumed_at :]
+        log.earlier.append(_TAKEN_BACK)
+        entry = plays.pop()
+        log.resumed_at = len(plays)
+        n = self.players
+        number = len(plays) + 1  # the hand's move being taken back, counted from 1
+        seat = (log.dealer + number) % n
+        if number % (3 * n) == 0:  # it emptied the last hand: the round it dealt goes back
+            self._stock_pos -= 3 * n
+            self._hands = [[] for _ in range(n)]
+        card = entry & 63
+        insort(self._hands[seat], card)
+        taken = (entry & _KEY) >> 6
+        if taken:
+            self._table |= taken
+            side = self._side_of[seat]
+            self._piles[side] &= ~(taken | 1 << card)
+            if entry & _SWEEP:
+                self._sweeps[side] -= 1
+            self._last_capturer = self._capturer_of(log)
+        else:
+            self._table &= ~(1 << card)
+        self._sig = signature(self._table)
+        self._to_move = seat
+        self._keys = None
+        return TakeBack(seat, INTERNED[entry & _KEY])
+
+    def _capturer_of(self, log: _HandLog) -> int:
+        """The seat that last took cards in the hand so far, -1 if none."""
+        for index in range(len(log.plays) - 1, -1, -1):
+            if log.plays[index] >> 6:
+                return (log.dealer + index + 1) % self.players
+        return log.dealer if log.initial_sweeps else -1
+
     def _why_illegal(self, move: Move) -> str:
         if self._to_move < 0:
             return f"{move}: the match is over, no move can be played"
@@ -608,6 +675,8 @@ class Game:
         current.plays = list(log.plays)
         current.initial_table = log.initial_table
         current.initial_sweeps = log.initial_sweeps
+        current.earlier = list(log.earlier)
+        current.resumed_at = log.resumed_at
         # Finished hands' logs never change again, so they are shared.
         other._hand_logs = [*self._hand_logs[:-1], current]
         other._log = current.plays
@@ -627,8 +696,9 @@ class Game:
     # -- records
 
     def record(self) -> MatchRecord:
-        """The match as JSON-able data: rules, seats, every deck dealt and every move."""
-        from .records import hand_record, match_record
+        """The match as JSON-able data: rules, seats, every deck dealt and every move, the
+        moves taken back and their take backs included."""
+        from .records import TAKE_BACK, hand_record, match_record
 
         return match_record(
             self.rules,
@@ -637,7 +707,14 @@ class Game:
             self.seed,
             self.first_dealer,
             (
-                hand_record(log.dealer, log.deals, (INTERNED[entry & _KEY] for entry in log.plays))
+                hand_record(
+                    log.dealer,
+                    log.deals,
+                    (
+                        TAKE_BACK if entry == _TAKEN_BACK else INTERNED[entry & _KEY]
+                        for entry in (log.recorded() if log.earlier else log.plays)
+                    ),
+                )
                 for log in self._hand_logs
             ),
         )
@@ -647,7 +724,8 @@ class Game:
         """Replay a record; a record that is malformed or does not replay raises RecordError.
 
         ``on_move``, if given, sees the game once before the first move (with None) and after
-        every move, with that move's event (the replay viewers take their steps from it)."""
+        every move and take back, with its event (the replay viewers take their steps from
+        it)."""
         from .records import parse_record, replay_moves
 
         recorded = parse_record(record)

@@ -10,7 +10,7 @@ from .moves import Move
 from .rules import RuleSet
 from .scoring import HandResult
 
-__all__ = ["Deal", "Event", "InitialSweep", "Observation", "Play", "Redeal"]
+__all__ = ["Deal", "Event", "InitialSweep", "Observation", "Play", "Redeal", "TakeBack"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,18 @@ class Redeal:
 
 
 Event = Play | Deal | InitialSweep | Redeal
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """A seat's last move was taken back: the hand is again as it was before ``move``.
+
+    The record keeps the move and its take back; a hand's history holds neither, as the
+    position holds no trace of them."""
+
+    seat: int
+    move: Move
+    kind: Literal["take_back"] = "take_back"
 
 
 @dataclass(frozen=True, slots=True)

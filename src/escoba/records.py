@@ -3,6 +3,7 @@
 A record holds the rules with every option, the seats, the deck of every hand (and of every
 voided deal) and every move, so a match is rebuilt exactly by replaying it; the seed is kept
 too, so that a replayed unfinished match deals its later hands as the original would have.
+A move taken back stays in its hand's moves, followed by the entry ``"take back"``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from .cards import DECK, Card
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
 from .game import PLAYS_PER_HAND, Deck, Game
 from .moves import Move
-from .observation import Play
+from .observation import Play, TakeBack
 from .rules import RuleSet, preset_name
 
 __all__ = [
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "TAKE_BACK",
     "HandRecord",
     "MatchRecord",
     "RecordedMatch",
@@ -33,10 +35,13 @@ __all__ = [
 
 RECORD_FORMAT: Final = "escoba-record"
 RECORD_VERSION: Final = 1
+TAKE_BACK: Final = "take back"
+"""A hand's entry among its moves: the last move still standing was taken back."""
 
 
 class HandRecord(TypedDict):
-    """One hand of a record: its dealer, every deck dealt (voided deals first) and its moves."""
+    """One hand of a record: its dealer, every deck dealt (voided deals first) and its moves
+    (with :data:`TAKE_BACK` after each move taken back)."""
 
     dealer: int
     deals: list[list[str]]
@@ -57,8 +62,11 @@ class MatchRecord(TypedDict):
     hands: list[HandRecord]
 
 
-def hand_record(dealer: int, decks: Iterable[Iterable[int]], moves: Iterable[Move]) -> HandRecord:
-    """A hand's entry: decks as card indices, moves as played."""
+def hand_record(
+    dealer: int, decks: Iterable[Iterable[int]], moves: Iterable[Move | str]
+) -> HandRecord:
+    """A hand's entry: decks as card indices, moves as played (a :class:`Move`, its text or
+    :data:`TAKE_BACK`)."""
     return {
         "dealer": dealer,
         "deals": [[str(DECK[card]) for card in deck] for deck in decks],
@@ -158,16 +166,16 @@ def parse_record(record: Mapping[str, Any]) -> RecordedMatch:
     )
 
 
-OnMove = Callable[[Game, Play | None], None]
-"""Sees a replayed match before its first move (with None) and after every move (with the
-move's event)."""
+OnMove = Callable[[Game, Play | TakeBack | None], None]
+"""Sees a replayed match before its first move (with None) and after every move and take
+back (with its event)."""
 
 
 def replay(record: Mapping[str, Any], on_move: OnMove | None = None) -> Game:
     """Rebuild a match from its record; raise RecordError naming what does not replay.
 
     ``on_move``, if given, sees the game once before the first move (with None) and after
-    every move, with that move's event (the replay viewers take their steps from it).
+    every move and take back, with its event (the replay viewers take their steps from it).
     """
     return Game.from_record(record, on_move)
 
@@ -191,7 +199,7 @@ def replay_moves(game: Game, recorded: RecordedMatch, on_move: OnMove | None = N
             if game.hand_number != number - 1 or game.is_over():
                 raise RecordError(f"hand {number}: more moves than a hand holds")
             try:
-                event = game.play(text)
+                event: Play | TakeBack = game.take_back() if text == TAKE_BACK else game.play(text)
             except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
                 raise RecordError(f"hand {number}, move {index}: {error}") from None
             if on_move is not None:
