@@ -18,7 +18,7 @@ from ..errors import EscobaError, RecordError
 from ..game import PLAYS_PER_HAND, Game
 from ..messages import LANGUAGES
 from ..moves import Move
-from ..observation import Observation, Play
+from ..observation import Observation, Play, TakeBack
 from ..rules import RuleSet
 
 __all__ = [
@@ -194,6 +194,28 @@ class Session:
         if seat is None or self.is_person(seat):
             return None
         return self._play(self.computer_choice() if move is None else move)
+
+    def take_back(self) -> tuple[TakeBack, ...]:
+        """Take back the person's last move of the current hand and every computer move
+        after it, so that it is the person's turn again; the take backs' events, in order.
+        Only in a match where every other seat is a computer player; with no move of the
+        person in the current hand or once the match is over, raises SessionError and
+        changes nothing."""
+        if sum(level is None for level in self.levels) > 1:
+            raise SessionError(
+                "moves are taken back only in a match where every other seat is a computer"
+            )
+        game = self.game
+        if game.is_over():
+            raise SessionError("the match is over: no move can be taken back")
+        if not any(
+            isinstance(event, Play) and event.seat == self.person for event in game.history()
+        ):
+            raise SessionError("you have no move to take back in this hand")
+        taken: list[TakeBack] = []
+        while not taken or taken[-1].seat != self.person:
+            taken.append(game.take_back())
+        return tuple(taken)
 
     def computer_choice(self) -> Move:
         """The move the computer seat to move chooses; changes nothing."""

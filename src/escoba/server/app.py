@@ -32,7 +32,7 @@ from ..ai import LEVELS
 from ..cheatsheet import cheat_sheet, cheat_sheet_title
 from ..game import Game
 from ..messages import LANGUAGES
-from ..observation import Play
+from ..observation import Play, TakeBack
 from ..records import replay
 from ..rules import (
     BOOL_OPTIONS,
@@ -534,10 +534,11 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
 
 
 def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
-    """Every position of a match, all hands open, with the play that led to it."""
+    """Every position of a match, all hands open, with the play (or take back) that led
+    to it."""
     steps: list[ReplayStep] = []
 
-    def seen(game: Game, play: Play | None) -> None:
+    def seen(game: Game, play: Play | TakeBack | None) -> None:
         steps.append(
             ReplayStep(
                 hand_number=game.hand_number,
@@ -551,7 +552,7 @@ def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
                 totals=list(game.totals),
                 results=[result_view(result) for result in game.results],
                 event=None if play is None else event_view(play),
-                hand_ended=play is not None and play.result is not None,
+                hand_ended=isinstance(play, Play) and play.result is not None,
             )
         )
 

@@ -3,8 +3,9 @@
 Both the server and the tests build and read messages through these models; `docs/protocol.md`
 describes them for client authors. Every message is a JSON object with a ``type``.
 
-Client to server, over the room's WebSocket: ``join``, ``watch``, ``play``, ``hint``,
-``rematch``, ``ping``. Server to client: ``welcome``, ``state``, ``hint``, ``error``, ``pong``.
+Client to server, over the room's WebSocket: ``join``, ``watch``, ``play``, ``take_back``,
+``hint``, ``rematch``, ``ping``. Server to client: ``welcome``, ``state``, ``hint``, ``error``,
+``pong``.
 Over HTTP: room creation and joining, room info, presets, finished matches and replays, the
 cheat sheet. A refusal is always an ``error`` message (over HTTP, with a 4xx status).
 """
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from ..ai import LEVELS
 from ..cards import Card
 from ..moves import Move
-from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
 from ..scoring import HandResult
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "SeatInfo",
     "SeatTicket",
     "StateMessage",
+    "TakeBackMessage",
     "WatchMessage",
     "WelcomeMessage",
     "event_view",
@@ -95,6 +97,13 @@ class PlayMessage(_Message):
     captures: list[Annotated[str, Field(max_length=8)]] = Field(default=[], max_length=40)
 
 
+class TakeBackMessage(_Message):
+    """Take back your last move of this hand and the computers' moves after it (only where
+    every other seat is a computer): it is your turn again."""
+
+    type: Literal["take_back"]
+
+
 Language = Literal["en", "de", "es", "it", "fr", "pt-BR"]
 """A language of the texts: the codes of :data:`escoba.catalogue.LANGUAGES` (a test checks
 they agree; a message's type must name them one by one)."""
@@ -120,7 +129,13 @@ class PingMessage(_Message):
 
 
 ClientMessage = Annotated[
-    JoinMessage | WatchMessage | PlayMessage | HintRequest | RematchMessage | PingMessage,
+    JoinMessage
+    | WatchMessage
+    | PlayMessage
+    | TakeBackMessage
+    | HintRequest
+    | RematchMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
@@ -208,9 +223,10 @@ class MoveView(_Message):
 
 
 class EventView(_Message):
-    """A public event of the hand: ``play``, ``deal``, ``initial_sweep`` or ``redeal``."""
+    """A public event of the hand: ``play``, ``deal``, ``initial_sweep`` or ``redeal``; or
+    ``take_back``: ``seat``'s move (``card`` taking ``captures``) was taken back."""
 
-    kind: Literal["play", "deal", "initial_sweep", "redeal"]
+    kind: Literal["play", "deal", "initial_sweep", "redeal", "take_back"]
     seat: int | None = None
     card: str | None = None
     captures: list[str] = []
@@ -265,7 +281,8 @@ class WelcomeMessage(_Message):
 
 
 class StateMessage(_Message):
-    """Sent on joining and after every change; ``event`` is the play that caused it."""
+    """Sent on joining and after every change; ``event`` is the play (or the person's take
+    back) that caused it."""
 
     type: Literal["state"] = "state"
     room: RoomInfo
@@ -334,7 +351,7 @@ class ReplayStep(_Message):
     totals: list[int]
     results: list[HandResultView]
     event: EventView | None
-    """The play that led here (None for the first position)."""
+    """The play or take back that led here (None for the first position)."""
     hand_ended: bool
 
 
@@ -349,7 +366,14 @@ def move_view(move: Move) -> MoveView:
     return MoveView(card=str(move.card), captures=_cards(move.captures), text=str(move))
 
 
-def event_view(event: Event) -> EventView:
+def event_view(event: Event | TakeBack) -> EventView:
+    if isinstance(event, TakeBack):
+        return EventView(
+            kind="take_back",
+            seat=event.seat,
+            card=str(event.move.card),
+            captures=_cards(event.move.captures),
+        )
     if isinstance(event, Play):
         return EventView(
             kind="play",

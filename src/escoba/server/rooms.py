@@ -25,7 +25,8 @@ from ..game import Game
 from ..messages import Message
 from ..moves import Move
 from ..play.render import Words
-from ..play.session import Session
+from ..play.session import Session, SessionError
+from ..records import TAKE_BACK
 from ..rules import RULESETS, RuleSet, preset_name
 from .computers import Busy
 from .connections import Connection, TokenBucket
@@ -44,6 +45,7 @@ from .protocol import (
     RoomInfo,
     SeatInfo,
     StateMessage,
+    TakeBackMessage,
     WatchMessage,
     WelcomeMessage,
     event_view,
@@ -204,6 +206,8 @@ class Room:
             raise Refusal("not_joined", "send 'join' with your seat token (or 'watch') first")
         elif isinstance(message, PlayMessage):
             await self._play(connection, message)
+        elif isinstance(message, TakeBackMessage):
+            await self._take_back(connection)
         elif isinstance(message, HintRequest):
             self._ask_hint(connection, message)
         elif isinstance(message, RematchMessage):
@@ -325,6 +329,50 @@ class Room:
         self.moves_stored = number + 1
         self.hands_stored += len(write.hands)
         self.broadcast(event_view(played.event), played.hand_ended)
+
+    def takes_back(self, seat: int) -> bool:
+        """Whether ``seat`` may take back moves: every other seat is a computer's."""
+        return all(
+            state.level is not None for other, state in enumerate(self.seats) if other != seat
+        )
+
+    async def _take_back(self, connection: Connection) -> None:
+        """Take back the person's last move of the hand and the computer moves after it,
+        store the take backs (all or none), then show everybody the position: the person's
+        turn, so the computers wait. A computer's search under way is dropped, as its
+        position is gone."""
+        async with self.lock:
+            seat = connection.seat
+            if seat is None:
+                raise Refusal("not_seated", "spectators cannot take back moves")
+            if not self.takes_back(seat):
+                raise Refusal(
+                    "not_against_computers",
+                    "moves are taken back only in a room where every other seat is a computer",
+                )
+            if self.game.is_over():
+                raise Refusal("match_over", "the match is over: no move can be taken back")
+            before = self.game.copy()
+            hand = self.game.hand_number
+            try:
+                taken = self.session.take_back()
+            except SessionError as error:
+                raise Refusal("nothing_to_take_back", str(error)) from None
+            number = self.moves_stored
+            writes = [
+                MoveWrite(self.match_id, number + index, hand, event.seat, TAKE_BACK)
+                for index, event in enumerate(taken)
+            ]
+            try:
+                await self.hub.writer.write_all(writes)
+            except Exception as error:
+                log.warning("room %s: a take back could not be stored (%s)", self.id, error)
+                self.play_on(session_of(before, self.seats, self.session.seed), self.match_id)
+                raise Refusal(
+                    "storage_failed", "the take back could not be stored; try again", 503
+                ) from None
+            self.moves_stored = number + len(writes)
+            self.broadcast(event_view(taken[-1]))
 
     # -- hints
 

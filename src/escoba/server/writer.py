@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from .storage import MoveWrite, Storage
@@ -18,14 +19,19 @@ class MoveWriter:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self._waiting: list[tuple[MoveWrite, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[Sequence[MoveWrite], asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-writer")
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def write(self, move: MoveWrite) -> None:
+        await self.write_all((move,))
+
+    async def write_all(self, moves: Sequence[MoveWrite]) -> None:
+        """Store moves in one transaction: all of them or none (the take backs that give a
+        person the turn again)."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((move, done))
+        self._waiting.append((moves, done))
         self._wake.set()
         await done
 
@@ -39,7 +45,7 @@ class MoveWriter:
                 continue
             try:
                 await loop.run_in_executor(
-                    self._thread, self.storage.write_moves, [move for move, _ in batch]
+                    self._thread, self.storage.write_moves, [m for moves, _ in batch for m in moves]
                 )
             except Exception as error:
                 for _, done in batch:

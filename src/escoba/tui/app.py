@@ -29,7 +29,7 @@ from ..errors import IllegalMoveError
 from ..messages import level_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
-from ..play.session import Played, Session
+from ..play.session import Played, Session, SessionError
 from ..play.storage import Storage
 from .texts import t, tn
 from .widgets import (
@@ -81,6 +81,7 @@ class EscobaApp(App[None]):
         Binding("s", "score_pad", "score pad", show=False),
         Binding("r", "rules", "rules", show=False),
         Binding("h", "hint", "hint", show=False),
+        Binding("u", "take_back", "take back", show=False),
         Binding("q", "quit", "quit", show=False),
         Binding("escape", "cancel", "cancel", show=False),
     ]
@@ -431,6 +432,26 @@ class EscobaApp(App[None]):
             self.game.results, self.side_names(), self.rules, self.language, footer, lines
         )
         self.push_screen(screen, callback=self._resume if resume else None)
+
+    def action_take_back(self) -> None:
+        """Take back the person's last move of this hand and the computer moves after it:
+        the person's turn again, as it was."""
+        if self.modal_open or self._paused:
+            return
+        try:
+            taken = self.session.take_back()
+        except SessionError:
+            self._say(self.tr("tui.take_back_none"))
+            return
+        if self._timer is not None:  # a computer's move for a position that is gone
+            self._timer.stop()
+            self._timer = None
+        reviewed = self.reviews.get(self.game.hand_number)
+        if reviewed:
+            reviewed.pop()  # the coach's verdict on the move taken back
+        self.choosing = []
+        self.refresh_view()
+        self._say(self.tr("tui.taken_back", card=self.card(taken[-1].move.card).plain))
 
     def action_score_pad(self) -> None:
         if not self.modal_open:

@@ -8,7 +8,7 @@ the end of each hand with its points.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -19,10 +19,10 @@ from ..cards import Card, DeckStyle
 from ..game import Game
 from ..messages import level_name
 from ..moves import Move
-from ..observation import InitialSweep, Play, Redeal
-from ..records import replay
+from ..observation import InitialSweep, Play, Redeal, TakeBack
+from ..records import TAKE_BACK, replay
 from .texts import t, tn
-from .widgets import cards_text, move_text, plain_text
+from .widgets import card_text, cards_text, fill, move_text, plain_text
 
 __all__ = ["ReplayApp", "Step", "replay_steps"]
 
@@ -49,6 +49,8 @@ class Step:
     """The hand's points, on the step that ended it."""
     events: tuple[Redeal | InitialSweep, ...] = ()
     """What happened at a deal: redeals and the dealer's initial sweep."""
+    taken_back: bool = False
+    """The step's move was taken back: the table is as it was before it."""
 
 
 def _snapshot(
@@ -87,11 +89,15 @@ def replay_steps(game: Game) -> list[Step]:
     """Every step of a recorded match, from the first deal to the last move."""
     steps: list[Step] = []
 
-    def seen(now: Game, last: Play | None) -> None:
+    def seen(now: Game, last: Play | TakeBack | None) -> None:
         if last is None:
             steps.append(_at_deal(now))
             return
         before = steps[-1]
+        if isinstance(last, TakeBack):
+            step = _snapshot(now, before.move_number - 1, last.seat, last.move)
+            steps.append(replace(step, taken_back=True))
+            return
         number = before.hand_number
         move = last.move
         hands = list(before.hands)
@@ -171,7 +177,11 @@ class ReplayApp(App[None]):
         self.deck: DeckStyle = deck
         self.language = language
         self.steps = replay_steps(game)
-        self.hand_moves = [len(hand["moves"]) for hand in game.record()["hands"]]
+        # Moves standing in each hand: a move taken back and its take back count for none.
+        self.hand_moves = [
+            len(hand["moves"]) - 2 * hand["moves"].count(TAKE_BACK)
+            for hand in game.record()["hands"]
+        ]
         self.index = 0
 
     # -- words
@@ -277,6 +287,10 @@ class ReplayApp(App[None]):
                     lines.append(
                         Text(tn("tui.initial_sweep", event.sweeps, self.language, name=name))
                     )
+        elif step.taken_back:
+            card = card_text(step.move.card, self.deck, self.language)
+            who = Text(self.seat_name(step.seat))
+            lines.append(fill("tui.took_back", self.language, name=who, card=card))
         else:
             lines.append(self.move_text(step.seat, step.move, step.sweep))
         if step.hand_points is not None:

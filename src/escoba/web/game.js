@@ -12,6 +12,8 @@
 //   capture-choice              one button per legal capture set of the chosen card
 //                               (data-captures = the set's cards, space separated)
 //   hint-button, hint-text      ask the coach / its answer (the best card is marked .hinted)
+//   take-back                   take back your last move of this hand (shown only where every
+//                               other seat is a computer; enabled when you have one to take back)
 //   scorepad-button, scorepad-dialog, scorepad-close
 //   rules-button, rules-dialog
 //   invite-link                 <a> whose text and href are the full invite URL
@@ -109,6 +111,9 @@ function draw() {
   if (match.over && overBox.parentElement !== byId("scorepad-actions")) overBox.hidden = false;
   if (!match.over) overBox.hidden = true;
   byId("hint-button").hidden = match.seat === null;
+  const takeBack = byId("take-back");
+  takeBack.hidden = !againstComputers(room, match);
+  takeBack.disabled = !myMoveThisHand(match) || ui.sent || ui.paused;
   // The invite opens by itself while a friend's seat is free, and closes once it is taken.
   const freeSeat = room.seats.some((seat) => seat.kind === "person" && !seat.taken);
   if (freeSeat && !inviteShown) {
@@ -140,6 +145,12 @@ function receiveState(message) {
   const { match } = state;
   ui.sent = false;
   if (message.event) ui.lastEvent = message.event;
+  if (message.event?.kind === "take_back") {
+    // the position is the one before the move: no last play to describe from it
+    ui.lastEvent = null;
+    ui.choice = null;
+    note(t("game.taken_back"));
+  }
   if (message.event || match.to_move !== match.seat) {
     ui.hint = null;
     ui.hintAsked = false;
@@ -216,6 +227,25 @@ function refused({ code, message }) {
 }
 
 // -- playing
+
+// Taking back is for a person playing computers only: every other seat is a computer's.
+function againstComputers(room, match) {
+  return match.seat !== null && room.seats.every((seat) => seat.seat === match.seat || seat.kind === "computer");
+}
+
+function myMoveThisHand(match) {
+  return !match.over && match.history.some((event) => event.kind === "play" && event.seat === match.seat);
+}
+
+function takeBack() {
+  if (!socket?.send({ type: "take_back" })) {
+    toast(t("game.not_connected"));
+    return;
+  }
+  ui.choice = null;
+  ui.sent = true;
+  draw();
+}
 
 function myTurn() {
   const match = state?.match;
@@ -368,6 +398,7 @@ function start() {
   byId("rules-button").addEventListener("click", () => showRules(roomId));
   byId("rules-close").addEventListener("click", () => closeDialog(byId("rules-dialog")));
   byId("rematch-button").addEventListener("click", rematch);
+  byId("take-back").addEventListener("click", takeBack);
   byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));
   byId("copy-invite").addEventListener("click", copyInvite);
   byId("hint-text").addEventListener("click", () => {

@@ -15,7 +15,8 @@
 //                     (data-dealer, data-to-move and data-played="true" mark it)
 //   replay-table      the cards on the table (the played card, when dropped, has class "played")
 //   replay-stock      the cards left to deal
-//   replay-event      the last play in words, e.g. "Ana plays 7♦ and takes 5♣ 3♦ — sweep!"
+//   replay-event      the last play in words, e.g. "Ana plays 7♦ and takes 5♣ 3♦ — sweep!", or
+//                     a take back: "Ana takes back 7♦."
 //   replay-side       one side's score line, with data-side="<side>"
 //   replay-result     the finished hand's score breakdown (hidden unless the position ends a
 //                     hand), and at the end of the match the final totals and the winner
@@ -167,6 +168,10 @@ function renderEvent(step) {
     if (beginsHand(index) && index < state.steps.length - 1) {
       notes.push(t("replay.event.start", { hand: step.hand_number + 1, dealer: name(step.dealer) }));
     }
+  } else if (event?.kind === "take_back") {
+    text.textContent = t("replay.event.take_back", { who: name(event.seat), card: cardLabel(event.card) });
+    text.className = `event-text taken-back ${sideClass(event.seat)}`;
+    shown.append(cardElement(event.card, "taken-back"));
   } else {
     text.textContent = t("replay.event.start", { hand: step.hand_number + 1, dealer: name(step.dealer) });
     text.className = "event-text";
