@@ -1,5 +1,5 @@
-"""The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play``, ``replay`` and
-``serve``.
+"""The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play``, ``replay``,
+``learn`` and ``serve``.
 
 A typer app with one subcommand a job, each in its own module here; the options they share are
 in :mod:`escoba.cli.options`. The commands only parse arguments and render with rich: the words
@@ -75,5 +75,5 @@ def main() -> None:
 # Each command module registers its command on ``app``, so they are imported once it exists,
 # in the order ``escoba --help`` lists them.
 # isort: off
-from . import rules, simulate, arena, serve, play, replay  # noqa: E402, F401
+from . import rules, simulate, arena, serve, play, replay, learn  # noqa: E402, F401
 # isort: on
