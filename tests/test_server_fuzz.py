@@ -840,6 +840,8 @@ VALID_BODIES: dict[str, Any] = {
         "nickname": "Ana",
     },
     "/api/rooms/{room_id}/join": {"nickname": "Bea", "seat": 1},
+    "/api/matches/mine": {"tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"]},
+    "/api/matches/{match_id}/replay": {"tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"]},
     "/api/scorepad": {
         "rules": "escoba",
         "options": {"target_score": 15, "win_by": 1, "all_sevens_bonus": 0},
@@ -995,6 +997,18 @@ class Site:
         return getattr(self, drawn.name) if isinstance(drawn, Real) else drawn
 
 
+def public(client: TestClient, token: str) -> list[dict[str, Any]]:
+    """The finished matches of the seat ``token`` holds, each made public: every GET route
+    then answers for a real match."""
+    held = client.post("/api/matches/mine", json={"tokens": [token]}).json()["matches"]
+    for match in held:
+        made = client.put(
+            f"/api/matches/{match['id']}/public", json={"tokens": [token], "public": True}
+        )
+        assert made.status_code == 200, made.text
+    return list(held)
+
+
 @pytest.fixture(scope="module")
 def site(database_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     with running_app(tmp_path_factory.mktemp("site") / "escoba.db") as client:
@@ -1003,7 +1017,7 @@ def site(database_backend: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
             ana.join(ticket["token"])
             bea.join(guest["token"])
             play_until([ana, bea], lambda state: bool(state["match"]["over"]))
-        (match,) = client.get("/api/matches").json()["matches"]
+        (match,) = public(client, ticket["token"])
         playing = create_room(client, seats=["person", "person"])["room"]
         unfinished = on_server(client, lambda hub: hub.rooms[playing].match_id)
         yield Site(client, room, str(match["id"]), playing, str(unfinished))
@@ -1367,6 +1381,8 @@ class Table:
     mover: Peer
     other: Peer
     state: Message
+    token: str
+    """The seat token of the room's opener."""
 
 
 def sit_down(client: TestClient, stack: ExitStack, **room: Any) -> Table:
@@ -1379,7 +1395,7 @@ def sit_down(client: TestClient, stack: ExitStack, **room: Any) -> Table:
     mover, other = (ana, bea) if to_move == ana.seat else (bea, ana)
     state = mover.my_turn()
     other.settle()
-    return Table(room_id, mover, other, state)
+    return Table(room_id, mover, other, state, ticket["token"])
 
 
 def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
@@ -1400,7 +1416,7 @@ def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
         play_until([over.mover, over.other], lambda state: bool(state["match"]["over"]))
         over.mover.settle()
         over.other.settle()
-        (match,) = client.get("/api/matches").json()["matches"]
+        (match,) = public(client, over.token)
         playing = sit_down(client, stack)
         open_seat = create_room(client, seats=["person", "person"])["room"]
         cold = create_room(client, seats=["person", "person"])["room"]

@@ -343,11 +343,16 @@ def finished(
         }
 
 
+def yours(finished: dict[str, Any]) -> dict[str, Any]:
+    """The seat tokens of the player of the finished match (and of the unfinished one)."""
+    return {"tokens": [finished["ticket"]["token"], finished["playing"]["token"]]}
+
+
 def test_only_finished_matches_are_listed(finished: dict[str, Any]) -> None:
     """RULES.md "Winning the match": the listed totals and winner are the match's."""
     client: TestClient = finished["client"]
     final = finished["final"]["match"]
-    listed = client.get("/api/matches").json()["matches"]
+    listed = client.post("/api/matches/mine", json=yours(finished)).json()["matches"]
     assert [summary["id"] for summary in listed] == [finished["finished_id"]]
     (summary,) = listed
     assert "room" not in summary, "rooms are found by their link only, not by the list"
@@ -366,7 +371,7 @@ def test_finished_at_is_utc(finished: dict[str, Any]) -> None:
     """MatchSummary.finished_at is ISO 8601 in UTC: it must say so, or a browser reads a
     bare date-time as local time."""
     client: TestClient = finished["client"]
-    (summary,) = client.get("/api/matches").json()["matches"]
+    (summary,) = client.post("/api/matches/mine", json=yours(finished)).json()["matches"]
     moment = datetime.fromisoformat(summary["finished_at"])
     assert moment.utcoffset() == timedelta(0), summary["finished_at"]
 
@@ -374,7 +379,7 @@ def test_finished_at_is_utc(finished: dict[str, Any]) -> None:
 def test_an_unfinished_match_has_no_replay(finished: dict[str, Any]) -> None:
     """Its hands are still hidden: the replay shows every hand, so it is not found."""
     client: TestClient = finished["client"]
-    response = client.get(f"/api/matches/{finished['unfinished_id']}/replay")
+    response = client.post(f"/api/matches/{finished['unfinished_id']}/replay", json=yours(finished))
     assert_refused(response, 404, "not_found")
     playing = finished["playing"]
     for seat_hand in on_server(
@@ -389,7 +394,8 @@ def test_an_unfinished_match_has_no_replay(finished: dict[str, Any]) -> None:
 def test_a_finished_match_replays_move_by_move(finished: dict[str, Any]) -> None:
     client: TestClient = finished["client"]
     final = finished["final"]["match"]
-    answer = client.get(f"/api/matches/{finished['finished_id']}/replay").json()
+    answer = client.post(f"/api/matches/{finished['finished_id']}/replay", json=yours(finished))
+    answer = answer.json()
     assert answer["match"] == finished["finished_id"]
     assert "room" not in answer, "a replay does not lead to its room: rooms go by link only"
     assert answer["names"] == ["Ana", "beginner"]

@@ -487,13 +487,23 @@ def test_no_answer_holds_a_token_but_the_seat_ticket(
         texts.append(
             json.dumps(bea.until(lambda m: is_state(m) and m["room"]["match_number"] == 2))
         )
-    matches = client.get("/api/matches").json()["matches"]
-    assert len(matches) == 1 and "room" not in matches[0], "a public list names no room"
+    held = {"tokens": [ticket["token"]]}
+    yours = client.post("/api/matches/mine", json=held)
+    matches = yours.json()["matches"]
+    assert len(matches) == 1 and "room" not in matches[0], "a list of matches names no room"
+    replay_path = f"/api/matches/{matches[0]['id']}/replay"
+    for answer in (
+        yours,
+        client.post(replay_path, json=held),
+        client.put(f"/api/matches/{matches[0]['id']}/public", json={**held, "public": True}),
+    ):
+        assert answer.status_code == 200, answer.text
+        texts.append(answer.text)
     for path in (
         f"/api/rooms/{room}",
         f"/api/rooms/{room}/cheatsheet",
         "/api/matches",
-        f"/api/matches/{matches[0]['id']}/replay",
+        replay_path,
         "/api/presets",
         "/api/scorepad/rules",
         f"/room/{room}",
@@ -566,7 +576,8 @@ def test_html_in_a_nickname_comes_back_verbatim_as_json(
         bea.join(guest["token"])
         assert [seat["nickname"] for seat in state["room"]["seats"]] == [first, second]
         play_until([ana, bea], lambda s: s["match"]["over"])
-    matches = client.get("/api/matches").json()["matches"]
+    held = {"tokens": [ticket["token"]]}
+    matches = client.post("/api/matches/mine", json=held).json()["matches"]
     assert matches[0]["names"] == [first, second]
-    replay = client.get(f"/api/matches/{matches[0]['id']}/replay").json()
+    replay = client.post(f"/api/matches/{matches[0]['id']}/replay", json=held).json()
     assert replay["names"] == [first, second]

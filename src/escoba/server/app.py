@@ -13,7 +13,6 @@ import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
-from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -44,8 +43,9 @@ from ..rules import (
     RuleSet,
     preset_name,
 )
-from . import scorepad_api, texts_api
+from . import history, scorepad_api, texts_api
 from .connections import RATE_PER_SECOND, Connection
+from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
 from .limits import DEFAULT_LIMITS, Limits
 from .protocol import (
@@ -63,7 +63,7 @@ from .protocol import (
     result_view,
 )
 from .rooms import Refusal, Room
-from .storage import SeatRow, Storage, default_database_url
+from .storage import Storage, default_database_url
 
 __all__ = ["WEB", "create_app"]
 
@@ -250,36 +250,39 @@ def create_app(
             ],
         }
 
+    # Finished matches are their players' own: listed and replayed for whoever presents one
+    # of their seat tokens (in the body: addresses end up in logs), or once made public.
+    # Whatever is not shown is answered as an unknown match, alike and by one statement.
+
+    @app.post("/api/matches/mine")
+    async def your_matches(held: SeatTokens) -> YourMatches:
+        """The finished matches in which one of the tokens holds a seat, with statistics."""
+        found: YourMatches = await hub().stored(
+            history.your_matches, storage, token_hashes(held.tokens)
+        )
+        return found
+
     @app.get("/api/matches")
-    async def finished_matches() -> dict[str, list[MatchSummary]]:
-        """Finished matches, newest first."""
-        rows = await hub().stored(storage.finished_matches)
-        return {
-            "matches": [
-                MatchSummary(
-                    id=match.id,
-                    number=match.number,
-                    preset=preset_name(RuleSet.from_dict(room.rules)),
-                    players=room.players,
-                    partnerships=room.partnerships,
-                    names=_names(seats),
-                    levels=[seat.level for seat in seats],  # type: ignore[misc]
-                    totals=match.totals or [],
-                    winner=match.winner,
-                    finished_at=_utc(match.finished_at),
-                )
-                for match, room, seats in rows
-            ]
-        }
+    async def public_matches() -> dict[str, list[MatchSummary]]:
+        """The finished matches their players made public, newest first."""
+        rows = await hub().stored(storage.finished_matches, public_only=True)
+        return {"matches": [history.summary(match, room, seats) for match, room, seats in rows]}
 
     @app.get("/api/matches/{match_id}/replay")
-    async def match_replay(match_id: int) -> dict[str, Any]:
-        """A finished match, every step with every hand shown (unfinished ones stay hidden)."""
-        # One lookup that finds finished matches only: an unfinished match and a missing one
-        # are answered alike, and as fast.
-        found = await hub().stored(storage.finished_match_record, match_id)
+    async def public_replay(match_id: int) -> dict[str, Any]:
+        """A public match, every step with every hand shown."""
+        return await match_replay(match_id, (), f"no public finished match {match_id}")
+
+    @app.post("/api/matches/{match_id}/replay")
+    async def your_replay(match_id: int, held: SeatTokens) -> dict[str, Any]:
+        """A finished match for one of its players (or for anyone once it is public)."""
+        missing = f"no finished match {match_id} that is public or has a seat of these tokens"
+        return await match_replay(match_id, token_hashes(held.tokens), missing)
+
+    async def match_replay(match_id: int, hashes: Sequence[str], missing: str) -> dict[str, Any]:
+        found = await hub().stored(storage.finished_match_record, match_id, hashes)
         if found is None:
-            raise Refusal("not_found", f"no finished match {match_id}", 404)
+            raise Refusal("not_found", missing, 404)
         match, room, record = found
         seats = await hub().stored(storage.seats, room.id)
         steps = await hub().stored(replay_steps, record)
@@ -289,12 +292,31 @@ def create_app(
             "rules": room.rules,
             "players": room.players,
             "partnerships": room.partnerships,
-            "names": _names(seats),
+            "names": history.names(seats),
             "levels": [seat.level for seat in seats],
             "totals": steps[-1].totals,
             "winner": match.winner,
+            "public": match.public,
             "steps": [step.model_dump() for step in steps],
         }
+
+    @app.put("/api/matches/{match_id}/public")
+    async def make_public(match_id: int, choice: PublicChoice) -> PublicSwitch:
+        """Open a finished match to everyone, or close it again: its players only."""
+        outcome = await hub().stored(
+            storage.make_public, match_id, token_hashes(choice.tokens), choice.public
+        )
+        if outcome == "unfinished":
+            raise Refusal(
+                "not_finished",
+                f"match {match_id} is still being played: it can be made public once it ends",
+                409,
+            )
+        if outcome != "done":
+            raise Refusal(
+                "not_found", f"no finished match {match_id} with a seat of these tokens", 404
+            )
+        return PublicSwitch(match=match_id, public=choice.public)
 
     # -- the game
 
@@ -411,17 +433,6 @@ class BodyLimit:
                 raise  # a real error; a refused body's aborted read is expected
         if refused:
             await refusal(scope, receive, send)
-
-
-def _names(seats: Sequence[SeatRow]) -> list[str]:
-    return [seat.nickname or seat.level or "?" for seat in seats]
-
-
-def _utc(moment: datetime | None) -> str:
-    """ISO 8601 with the zone (SQLite hands back times without one; they are UTC)."""
-    if moment is None:
-        return ""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def _address(client: Any) -> str:
@@ -550,7 +561,7 @@ def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
                 captured=[[str(card) for card in sorted(pile)] for pile in game.captured],
                 sweeps=list(game.sweeps),
                 totals=list(game.totals),
-                results=[result_view(result) for result in game.results],
+                results=[result_view(result, game.rules) for result in game.results],
                 event=None if play is None else event_view(play),
                 hand_ended=isinstance(play, Play) and play.result is not None,
             )

@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Connection,
@@ -25,6 +25,7 @@ from sqlalchemy import (
     exists,
     insert,
     make_url,
+    or_,
     select,
     update,
 )
@@ -193,6 +194,13 @@ def _seats(session: Session, room_id: str) -> tuple[SeatRow, ...]:
     """A room's seats, in seat order."""
     return tuple(
         session.scalars(select(SeatRow).where(SeatRow.room_id == room_id).order_by(SeatRow.seat))
+    )
+
+
+def _held_by(token_hashes: Collection[str]) -> ColumnElement[bool]:
+    """A seat of the match's room is held by one of the token hashes."""
+    return exists().where(
+        SeatRow.room_id == MatchRow.room_id, SeatRow.token_hash.in_(sorted(set(token_hashes)))
     )
 
 
@@ -503,30 +511,92 @@ class Storage:
             )
 
     @_read
-    def finished_matches(self, limit: int = 100) -> list[tuple[MatchRow, RoomRow, list[SeatRow]]]:
-        """Finished matches, newest first."""
+    def finished_matches(
+        self, limit: int = 100, *, public_only: bool = False
+    ) -> list[tuple[MatchRow, RoomRow, list[SeatRow]]]:
+        """Finished matches, newest first; with ``public_only`` those made public only."""
+        conditions = [MatchRow.finished_at.is_not(None)]
+        if public_only:
+            conditions.append(MatchRow.public.is_(True))
         with self._session() as session:
             matches = session.scalars(
                 select(MatchRow)
-                .where(MatchRow.finished_at.is_not(None))
+                .where(*conditions)
                 .order_by(MatchRow.finished_at.desc(), MatchRow.id.desc())
                 .limit(limit)
             ).all()
-            room_ids = {match.room_id for match in matches}
-            if not room_ids:
-                return []
-            rooms = {
-                room.id: room
-                for room in session.scalars(select(RoomRow).where(RoomRow.id.in_(room_ids)))
-            }
-            seats: dict[str, list[SeatRow]] = {room_id: [] for room_id in room_ids}
-            for seat in session.scalars(
-                select(SeatRow)
-                .where(SeatRow.room_id.in_(room_ids))
-                .order_by(SeatRow.room_id, SeatRow.seat)
+            return self._with_rooms(session, matches)
+
+    @_read
+    def matches_held(
+        self, token_hashes: Collection[str], limit: int = 500
+    ) -> list[tuple[MatchRow, RoomRow, list[SeatRow], int]]:
+        """The finished matches in which a seat is held by one of ``token_hashes`` (see
+        :func:`hash_token`), newest first, each with the held seat (the lowest, should one
+        list of tokens hold two seats of a room)."""
+        if not token_hashes:
+            return []
+        with self._session() as session:
+            held: dict[str, int] = {}
+            for room_id, seat in session.execute(
+                select(SeatRow.room_id, SeatRow.seat).where(
+                    SeatRow.token_hash.in_(sorted(set(token_hashes)))
+                )
             ):
-                seats[seat.room_id].append(seat)
-            return [(match, rooms[match.room_id], list(seats[match.room_id])) for match in matches]
+                held[room_id] = min(seat, held.get(room_id, seat))
+            if not held:
+                return []
+            matches = session.scalars(
+                select(MatchRow)
+                .where(MatchRow.room_id.in_(sorted(held)), MatchRow.finished_at.is_not(None))
+                .order_by(MatchRow.finished_at.desc(), MatchRow.id.desc())
+                .limit(limit)
+            ).all()
+            return [
+                (match, room, seats, held[room.id])
+                for match, room, seats in self._with_rooms(session, matches)
+            ]
+
+    @_store
+    def make_public(
+        self, match_id: int, token_hashes: Collection[str], public: bool
+    ) -> Literal["done", "unfinished", "not_held"]:
+        """Open a finished match to everyone (or close it again) for one of its players:
+        ``not_held`` when no seat of its room is held by one of ``token_hashes`` (or there is
+        no such match: the two are answered alike), ``unfinished`` while it is being played."""
+        if not token_hashes or not 1 <= match_id <= MAX_ID:
+            return "not_held"
+        with self._session() as session:
+            found = session.execute(
+                select(MatchRow.finished_at).where(MatchRow.id == match_id, _held_by(token_hashes))
+            ).first()
+            if found is None:
+                return "not_held"
+            if found.finished_at is None:
+                return "unfinished"
+            session.execute(update(MatchRow).where(MatchRow.id == match_id).values(public=public))
+            return "done"
+
+    @staticmethod
+    def _with_rooms(
+        session: Session, matches: Sequence[MatchRow]
+    ) -> list[tuple[MatchRow, RoomRow, list[SeatRow]]]:
+        """Matches with their rooms and their rooms' seats, in the matches' order."""
+        room_ids = {match.room_id for match in matches}
+        if not room_ids:
+            return []
+        rooms = {
+            room.id: room
+            for room in session.scalars(select(RoomRow).where(RoomRow.id.in_(room_ids)))
+        }
+        seats: dict[str, list[SeatRow]] = {room_id: [] for room_id in room_ids}
+        for seat in session.scalars(
+            select(SeatRow)
+            .where(SeatRow.room_id.in_(room_ids))
+            .order_by(SeatRow.room_id, SeatRow.seat)
+        ):
+            seats[seat.room_id].append(seat)
+        return [(match, rooms[match.room_id], list(seats[match.room_id])) for match in matches]
 
     @_read
     def match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
@@ -540,16 +610,25 @@ class Storage:
             return match, room, self._record(session, room, match)
 
     @_read
-    def finished_match_record(self, match_id: int) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
+    def finished_match_record(
+        self, match_id: int, visible_to: Collection[str] | None = None
+    ) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
         """A finished match's record, or None. An unknown match and one still being played
-        run the very same statements, so asking tells nothing of the matches in play."""
+        run the very same statements, so asking tells nothing of the matches in play.
+
+        With ``visible_to`` (token hashes, see :func:`hash_token`) only a public match or one
+        with a seat held by one of them is found: a match of others is answered as an unknown
+        one, by the same single statement."""
         if not 1 <= match_id <= MAX_ID:
             return None  # no such id can be stored
+        conditions = [MatchRow.id == match_id, MatchRow.finished_at.is_not(None)]
+        if visible_to is not None:
+            conditions.append(or_(MatchRow.public.is_(True), _held_by(visible_to)))
         with self._session() as session:
             found = session.execute(
                 select(MatchRow, RoomRow)
                 .join(RoomRow, RoomRow.id == MatchRow.room_id)
-                .where(MatchRow.id == match_id, MatchRow.finished_at.is_not(None))
+                .where(*conditions)
             ).first()
             if found is None:
                 return None

@@ -1,0 +1,261 @@
+"""Your matches: the finished matches a browser's seat tokens hold a seat in, with their
+statistics, and the messages of the finished-match routes (the routes are in ``app``).
+
+A match is private to its players: it is listed and replayed only for whoever presents one of
+its seat tokens (a seat is a room's, so a token holds its seat in every rematch of the room),
+unless one of them made it public. Tokens travel in request bodies, never in addresses (which
+end up in logs), and the server compares only their hashes. Whatever the server does not show,
+it answers as an unknown match: a refusal says nothing of whether the match exists, is being
+played or belongs to others.
+
+| request | answer |
+| --- | --- |
+| ``POST /api/matches/mine`` ``{"tokens": [...]}`` | ``YourMatches``: the matches and statistics |
+| ``GET /api/matches`` | ``{"matches": [MatchSummary]}``: the public matches, newest first |
+| ``GET /api/matches/{id}/replay`` | a public match's replay |
+| ``POST /api/matches/{id}/replay`` ``{"tokens": [...]}`` | the replay, for one of its players |
+| ``PUT /api/matches/{id}/public`` ``{"tokens": [...], "public": true}`` | ``PublicSwitch`` |
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from threading import Lock
+from typing import Annotated, Final, Literal
+
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+
+from ..ai import LEVELS
+from ..game import Game
+from ..records import MatchRecord
+from ..rules import RuleSet, preset_name
+from .protocol import MatchSummary
+from .storage import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
+
+__all__ = [
+    "MAX_LISTED",
+    "MAX_TOKENS",
+    "MatchId",
+    "MatchTally",
+    "PublicChoice",
+    "PublicSwitch",
+    "SeatTokens",
+    "YourMatch",
+    "YourMatches",
+    "names",
+    "summary",
+    "tally",
+    "token_hashes",
+    "your_matches",
+]
+
+MAX_TOKENS: Final = 256
+"""The most seat tokens one request may present (a browser keeps one per room it sat in)."""
+
+MAX_LISTED: Final = 500
+"""The most matches listed (newest first); the statistics count the listed ones."""
+
+PEOPLE: Final = "people"
+MIXED: Final = "mixed"
+Opponents = Literal["beginner", "easy", "medium", "hard", "expert", "master", "people", "mixed"]
+"""Who played against a seat: computers of one level, people only, or a mix."""
+
+SeatToken = Annotated[
+    str, StringConstraints(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+]
+"""A seat token as the server hands them out (URL-safe base 64)."""
+
+MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+
+class _Model(BaseModel):
+    # A typo in a client is an error, not silently ignored.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SeatTokens(_Model):
+    """The seat tokens a browser holds (its tickets); the order does not matter."""
+
+    tokens: list[SeatToken] = Field(max_length=MAX_TOKENS)
+
+
+class PublicChoice(SeatTokens):
+    """Make a finished match public (``true``) or private again, as one of its players."""
+
+    public: StrictBool
+
+
+class PublicSwitch(_Model):
+    match: int
+    public: bool
+
+
+class YourMatch(MatchSummary):
+    """A finished match in which one of the presented tokens holds a seat."""
+
+    seat: int
+    """The seat held."""
+    side: int
+    """The held seat's side (totals, sweeps and winner are by side)."""
+    sweeps: list[int]
+    """Each side's sweeps over the whole match."""
+    opponents: Opponents
+    public: bool
+
+
+class MatchTally(_Model):
+    """Matches played, won, and the points and sweeps of the player's side in them."""
+
+    opponents: Opponents | None
+    """Whom these matches were against; None for all of them."""
+    matches: int
+    wins: int
+    points: int
+    sweeps: int
+
+
+class YourMatches(_Model):
+    matches: list[YourMatch]
+    """Newest first."""
+    total: MatchTally
+    by_opponents: list[MatchTally]
+    """One line for each kind of opponents met: computer levels weakest first, then people,
+    then mixes."""
+
+
+def token_hashes(tokens: Sequence[str]) -> list[str]:
+    """The stored form of the presented tokens (the server compares hashes only)."""
+    return sorted({hash_token(token) for token in tokens})
+
+
+# -- your matches and their statistics
+
+
+def your_matches(storage: Storage, hashes: Sequence[str]) -> YourMatches:
+    """The finished matches in which a seat is held by one of the token ``hashes``, with
+    their statistics. It reads the database and replays matches: call it on a storage thread.
+    Each match's sweeps are counted by replaying it once, then remembered (a finished match
+    never changes)."""
+    found: list[YourMatch] = []
+    for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED):
+        listed = summary(match, room, seats)
+        sides = _sides(room.players, room.partnerships)
+        side = next(index for index, members in enumerate(sides) if seat in members)
+        levels = {seats[other].level for other in range(room.players) if other not in sides[side]}
+        found.append(
+            YourMatch(
+                **listed.model_dump(),
+                seat=seat,
+                side=side,
+                sweeps=_SWEEPS.of(match.id, storage),
+                opponents=_opponents(levels),
+                public=match.public,
+            )
+        )
+    return tally(found)
+
+
+def tally(matches: Sequence[YourMatch]) -> YourMatches:
+    """The statistics of a player's matches: all of them, and by the opponents met."""
+    order = [*LEVELS, PEOPLE, MIXED]
+    groups: dict[str, list[YourMatch]] = {}
+    for match in matches:
+        groups.setdefault(match.opponents, []).append(match)
+    return YourMatches(
+        matches=list(matches),
+        total=_tally(None, matches),
+        by_opponents=[
+            _tally(kind, groups[kind])  # type: ignore[arg-type]
+            for kind in sorted(groups, key=order.index)
+        ],
+    )
+
+
+def _tally(opponents: Opponents | None, matches: Sequence[YourMatch]) -> MatchTally:
+    return MatchTally(
+        opponents=opponents,
+        matches=len(matches),
+        wins=sum(match.winner == match.side for match in matches),
+        points=sum(match.totals[match.side] for match in matches if match.totals),
+        sweeps=sum(match.sweeps[match.side] for match in matches if match.sweeps),
+    )
+
+
+def _opponents(levels: set[str | None]) -> Opponents:
+    if levels == {None}:
+        return "people"
+    if len(levels) == 1:
+        (level,) = levels
+        return level  # type: ignore[return-value]
+    return "mixed"
+
+
+def _sides(players: int, partnerships: bool) -> list[tuple[int, ...]]:
+    """The seats of each side: partners sit across (0 and 2 against 1 and 3)."""
+    if partnerships and players == 4:
+        return [(0, 2), (1, 3)]
+    return [(seat,) for seat in range(players)]
+
+
+@dataclass
+class _SweepCounts:
+    """Each finished match's sweeps per side, by match id, the newest ``size`` remembered."""
+
+    size: int
+    known: OrderedDict[int, list[int]]
+    lock: Lock
+
+    def of(self, match_id: int, storage: Storage) -> list[int]:
+        with self.lock:
+            if match_id in self.known:
+                self.known.move_to_end(match_id)
+                return self.known[match_id]
+        found = storage.match_record(match_id)
+        counts = _sweeps(found[2]) if found is not None else []
+        with self.lock:
+            self.known[match_id] = counts
+            while len(self.known) > self.size:
+                self.known.popitem(last=False)
+        return counts
+
+
+_SWEEPS: Final = _SweepCounts(10_000, OrderedDict(), Lock())
+
+
+def _sweeps(record: MatchRecord) -> list[int]:
+    game = Game.from_record(record)
+    sides = len(game.totals)
+    return [sum(result.sweeps[side] for result in game.results) for side in range(sides)]
+
+
+# -- shared with the replay
+
+
+def summary(match: MatchRow, room: RoomRow, seats: Sequence[SeatRow]) -> MatchSummary:
+    return MatchSummary(
+        id=match.id,
+        number=match.number,
+        preset=preset_name(RuleSet.from_dict(room.rules)),
+        players=room.players,
+        partnerships=room.partnerships,
+        names=names(seats),
+        levels=[seat.level for seat in seats],  # type: ignore[misc]
+        totals=match.totals or [],
+        winner=match.winner,
+        finished_at=_utc(match.finished_at),
+    )
+
+
+def names(seats: Sequence[SeatRow]) -> list[str]:
+    return [seat.nickname or seat.level or "?" for seat in seats]
+
+
+def _utc(moment: datetime | None) -> str:
+    """ISO 8601 with the zone (SQLite hands back times without one; they are UTC)."""
+    if moment is None:
+        return ""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
