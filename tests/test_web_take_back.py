@@ -1,0 +1,64 @@
+"""The room page's Take back button, in a real Chromium against `escoba serve` (see
+``web_browser.py``): shown only where every other seat is a computer, enabled once the person
+has a move in the hand, and a click gives the card back and the turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+from web_browser import Server, sit_down, two_person_room
+
+TIMEOUT = 20_000  # ms
+
+
+def hand(page: Any) -> list[str]:
+    cards = page.get_by_test_id("hand-card").evaluate_all("els => els.map(e => e.dataset.card)")
+    return sorted(cards)
+
+
+def test_take_back_gives_the_card_back_and_the_turn(page: Any, server: Server) -> None:
+    made = httpx.post(
+        server.url + "/api/rooms", json={"nickname": "Ana", "seats": ["person", "beginner"]}
+    )
+    assert made.status_code == 201, made.text
+    ticket = made.json()
+    sit_down(page, server, ticket["room"], ticket["seat"], ticket["token"])
+    button = page.get_by_test_id("take-back")
+    expect(button).to_be_visible()
+    expect(button).to_have_text("Take back")
+
+    playable = page.locator("[data-testid=hand-card][data-moves]").first
+    playable.wait_for(timeout=TIMEOUT)  # our turn
+    expect(button).to_be_disabled()  # no move of ours in this hand yet
+    before = hand(page)
+    card = playable.get_attribute("data-card")
+    moves = int(playable.get_attribute("data-moves") or "1")
+    playable.click()
+    if moves > 1:
+        page.get_by_test_id("capture-choice").first.click()
+    page.locator(f'[data-testid=hand-card][data-card="{card}"]').wait_for(
+        state="detached", timeout=TIMEOUT
+    )
+    # the computer answers, then it is our turn again, with a move to take back
+    page.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=TIMEOUT)
+    expect(button).to_be_enabled()
+    button.click()
+
+    page.locator(f'[data-testid=hand-card][data-card="{card}"]').wait_for(timeout=TIMEOUT)
+    assert hand(page) == before
+    turn = page.get_by_test_id("turn-indicator")
+    expect(turn).to_have_attribute("data-seat", str(ticket["seat"]))
+    expect(page.locator(f'[data-testid=hand-card][data-card="{card}"][data-moves]')).to_have_count(
+        1
+    )
+    expect(button).to_be_disabled()
+
+
+def test_no_take_back_between_friends(page: Any, server: Server) -> None:
+    room, tokens = two_person_room(server)
+    seat, token = next(iter(tokens.items()))
+    sit_down(page, server, room, seat, token)
+    expect(page.get_by_test_id("take-back")).to_be_hidden()
