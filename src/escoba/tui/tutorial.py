@@ -8,6 +8,9 @@ explained, not just refused, and the step stays until the player gets it or move
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -189,8 +192,19 @@ class TutorialScreen(Screen[None]):
         return table
 
     def screen_text(self) -> str:
-        """Every text the screen shows (for tests and checks)."""
-        return "\n".join(plain_text(w) for w in self.query(Static) if w.display)
+        """Every text the screen shows (for tests and checks), the score table as drawn."""
+        shown = []
+        for widget in self.query(Static):
+            if not all(node.display for node in widget.ancestors_with_self if node is not self):
+                continue
+            if isinstance(widget.content, Table):
+                console = Console(width=self.size.width, file=io.StringIO(), color_system=None)
+                with console.capture() as drawn:
+                    console.print(widget.content)
+                shown.append(drawn.get())
+            else:
+                shown.append(plain_text(widget))
+        return "\n".join(shown)
 
     # -- keys and clicks
 
