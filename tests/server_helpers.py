@@ -467,11 +467,13 @@ def card_texts(value: Any) -> set[str]:
 def cards_about_this_deal(state: Message) -> set[str]:
     """The cards a state message names about the deal now on the table.
 
-    Left out, as in ``conftest.current_hand_cards_in``: ``redeal`` events (a thrown-in deal's
-    table, from an earlier shuffle) and the ``event`` of a state that ended a hand (a play of
-    the hand before; the next hand is a new shuffle).
+    Left out, as in ``conftest.current_hand_cards_in``: ``results`` (finished hands, whose
+    piles were shown when they were scored), ``redeal`` events (a thrown-in deal's table, from
+    an earlier shuffle) and the ``event`` of a state that ended a hand (a play of the hand
+    before; the next hand is a new shuffle).
     """
     match = dict(state["match"])
+    match.pop("results", None)
     match["history"] = [event for event in match["history"] if event["kind"] != "redeal"]
     found = card_texts(match)
     if state.get("event") is not None and not state.get("hand_ended"):

@@ -170,6 +170,13 @@ def check_state(message: Message, seat: int | None, found: list[Position]) -> Po
         rest["event"] = None  # the last play of the hand before, checked above
     rest["match"] = dict(match)
     rest["match"]["history"] = [event for event in match["history"] if event["kind"] != "redeal"]
+    # A finished hand's result names the cards each side took (captures are made face up):
+    # its piles and nothing else, all from an earlier shuffle.
+    for result in match["results"]:
+        piles = [set(tally["pile"]) for tally in result["tallies"]]
+        assert sum(map(len, piles)) == len(set().union(*piles)), "a card in two piles"
+        assert named_cards(result) == set().union(*piles), "a result names a card nobody took"
+    rest["match"]["results"] = []
     leaked = named_cards(rest) & at.hidden_from(seat)
     assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
     return at

@@ -18,8 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..ai import LEVELS
 from ..cards import Card
+from ..explanation import SideTally, explain_hand
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
+from ..rules import RuleSet
 from ..scoring import HandResult
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "RoomInfo",
     "SeatInfo",
     "SeatTicket",
+    "SideTallyView",
     "StateMessage",
     "TakeBackMessage",
     "WatchMessage",
@@ -238,6 +241,30 @@ class EventView(_Message):
     """The dealer's initial sweep, or the table shown before a redeal."""
 
 
+class SideTallyView(_Message):
+    """What one side took in a finished hand, counted as the score counts it (its captures
+    were made face up: nothing hidden)."""
+
+    pile: list[str]
+    """Every card it took, leftovers included."""
+    cards: int
+    coins: int
+    seven_of_coins: bool
+    sevens: list[str]
+    best: list[str | None]
+    """Its best card of each suit (coins, cups, swords, clubs; None: no card of that suit), by
+    the order 7, 6, A, 5, 4, 3, 2, faces of setenta and primiera."""
+    best_points: list[int]
+    """Each suit's best card's primiera points (0 for a missing suit)."""
+    ranked: list[str]
+    """The best cards, best first: what setenta compares card by card."""
+    primiera: int
+    """The sum of ``best_points``."""
+    complete: bool
+    """It took a card of every suit."""
+    sweeps: int
+
+
 class HandResultView(_Message):
     dealer: int
     points: list[int]
@@ -247,6 +274,16 @@ class HandResultView(_Message):
     breakdown: dict[str, list[int]]
     """Points per side in each category (``cards``, ``coins``, ``seven_of_coins``, ``sevens``,
     ``all_sevens``, ``sweeps``)."""
+    sevens_mode: Literal["ranking", "sevens", "primiera", "none"]
+    """The rule set's sevens category, which decides what ``tallies`` compare for it."""
+    primiera_needs_all_suits: bool
+    tallies: list[SideTallyView]
+    """Each side's counts behind the points (``escoba.explain_hand``)."""
+    leftovers: list[str]
+    """The table cards that went to the last capturer when the hand ended."""
+    last_capturer: int | None
+    """The seat that captured last and took the leftovers (None if nobody captured)."""
+    last_capturer_side: int | None
 
 
 class MatchView(_Message):
@@ -395,13 +432,37 @@ def event_view(event: Event | TakeBack) -> EventView:
     return EventView(kind="redeal", cards=[str(card) for card in event.table])
 
 
-def result_view(result: HandResult) -> HandResultView:
+def _tally_view(tally: SideTally) -> SideTallyView:
+    return SideTallyView(
+        pile=[str(card) for card in tally.pile],
+        cards=tally.cards,
+        coins=tally.coins,
+        seven_of_coins=tally.seven_of_coins,
+        sevens=[str(card) for card in tally.sevens],
+        best=[None if card is None else str(card) for card in tally.best],
+        best_points=list(tally.best_points),
+        ranked=[str(card) for card in tally.ranked_best],
+        primiera=tally.primiera,
+        complete=tally.complete,
+        sweeps=tally.sweeps,
+    )
+
+
+def result_view(result: HandResult, rules: RuleSet) -> HandResultView:
+    """A finished hand's result, explained under the ``rules`` it was played with."""
+    why = explain_hand(result, rules)
     return HandResultView(
         dealer=result.dealer,
         points=list(result.points),
         sweeps=list(result.sweeps),
         cards=[len(pile) for pile in result.piles],
         breakdown={name: list(points) for name, points in result.breakdown.items()},
+        sevens_mode=why.sevens_mode,
+        primiera_needs_all_suits=why.primiera_needs_all_suits,
+        tallies=[_tally_view(tally) for tally in why.sides],
+        leftovers=[str(card) for card in why.leftovers],
+        last_capturer=why.last_capturer,
+        last_capturer_side=why.last_capturer_side,
     )
 
 
@@ -420,7 +481,7 @@ def match_view(observation: Observation, *, spectator: bool = False) -> MatchVie
         sweeps=list(observation.sweeps),
         history=[event_view(event) for event in observation.history],
         totals=list(observation.totals),
-        results=[result_view(result) for result in observation.results],
+        results=[result_view(result, observation.rules) for result in observation.results],
         legal=[] if spectator else [move_view(move) for move in observation.legal_moves],
         over=observation.winner is not None,
         winner=observation.winner,
