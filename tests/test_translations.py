@@ -403,12 +403,13 @@ def test_cheat_sheet_carries_the_rule_numbers(language: str) -> None:
 
 
 def test_cheat_sheet_in_italian_spanish_and_german() -> None:
-    scopa = "\n".join(cheat_sheet_lines(RULESETS["scopa"], "it"))
+    # The card values follow the deck shown: Italian cards, Spanish cards.
+    scopa = "\n".join(cheat_sheet_lines(RULESETS["scopa"], "it", "italian"))
     assert "Settebello: 1." in scopa
     assert "Più denari: 1." in scopa
     assert "fante=8, cavallo=9, re=10" in scopa
     assert "Primiera: 1." in scopa
-    escoba = "\n".join(cheat_sheet_lines(RULESETS["escoba"], "es"))
+    escoba = "\n".join(cheat_sheet_lines(RULESETS["escoba"], "es", "spanish"))
     assert "Siete de oros: 1." in escoba
     assert "Más oros: 1." in escoba
     assert "Setenta: 1." in escoba
@@ -429,7 +430,8 @@ def test_cheat_sheet_in_french_and_brazilian_portuguese() -> None:
         "somar 15, sem categoria dos setes, todos os ouros valem 2, até 31"
     )
     scopa = "\n".join(cheat_sheet_lines(RULESETS["scopa"], "fr"))
-    assert "Sept de deniers\u00a0: 1." in scopa and "valet=8, dame=9, roi=10" in scopa
+    # French cards read in French: the valet, dame and roi are V, D and R on screen.
+    assert "Sept de deniers\u00a0: 1." in scopa and "V=8, D=9, R=10" in scopa
     assert cheat_sheet_title("scopa", "fr") == "Aide-mémoire\u00a0: scopa"
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from .cards import DECK_STYLES, Card, DeckStyle, card_name
 from .catalogue import LANGUAGES, message_key, plural, text
 from .errors import EscobaError
 from .rules import RuleSet
@@ -199,18 +200,91 @@ def summary(rules: RuleSet, language: str = "en") -> str:
     return ", ".join(parts)
 
 
-def _taking(rules: RuleSet, language: str) -> tuple[str, ...]:
-    keys = [message_key("cheat.values")]
+def _checked_deck(deck: str) -> DeckStyle:
+    for style in DECK_STYLES:
+        if deck == style:
+            return style
+    raise EscobaError(f"unknown deck style {deck!r}; choose one of {', '.join(DECK_STYLES)}")
+
+
+def _rank_name(rank: str, deck: DeckStyle, language: str) -> str:
+    """A rank as the deck names it: "J" (or "B", "V") on French cards, "sota", "fante"..."""
+    name = card_name(Card.parse(rank + "d"), deck, language)
+    # French cards: the rank before the suit symbol; Spanish and Italian: "sota de oros".
+    return name[:-1] if deck == "french" else name.split(" ")[0]
+
+
+def _ranks(deck: DeckStyle, language: str) -> dict[str, str]:
+    """The ace and the face cards by their placeholder names in the cheat sheet's texts."""
+    ranks = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+    return {name: _rank_name(rank, deck, language) for name, rank in ranks.items()}
+
+
+# A deck's suit names are words of its own language: no need to explain them to its readers.
+_OWN_LANGUAGE: Final[Mapping[str, str]] = {"spanish": "es", "italian": "it"}
+
+
+def _suits(deck: DeckStyle, language: str) -> tuple[str, ...]:
+    """Which suit is coins (and the others) on these cards, unless the deck says so itself."""
+    if _OWN_LANGUAGE.get(deck) == language:
+        return ()
+    if deck == "french":
+        names = [card_name(Card.parse("A" + suit), deck, language)[-1] for suit in "dhsc"]
+    else:
+        names = [
+            card_name(Card.parse("A" + suit), deck, language).split(" ")[-1] for suit in "dhsc"
+        ]
+    coins, cups, swords, clubs = names
+    seven = card_name(Card.parse("7d"), deck, language)
+    return (
+        text(
+            "cheat.suits",
+            language,
+            coins=coins,
+            cups=cups,
+            swords=swords,
+            clubs=clubs,
+            seven=seven,
+        ),
+    )
+
+
+def _example(rules: RuleSet, deck: DeckStyle, language: str) -> str:
+    """A capture on these cards: a face card, so that its value is seen at work."""
     if rules.capture == "sum15":
-        keys.append(message_key("cheat.take_sum15"))
+        card, first, second = (Card.parse(c) for c in ("Qc", "4h", "2s"))
+        key = message_key("cheat.example_sum15")
     else:
-        keys += [message_key("cheat.take_match"), message_key("cheat.single_card_priority")]
+        card, first, second = (Card.parse(c) for c in ("Kc", "6h", "4s"))
+        key = message_key("cheat.example_match")
+    return text(
+        key,
+        language,
+        card=card_name(card, deck, language),
+        value=card.value,
+        first=card_name(first, deck, language),
+        first_value=first.value,
+        second=card_name(second, deck, language),
+        second_value=second.value,
+    )
+
+
+def _taking(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
+    lines = [text("cheat.values", language, **_ranks(deck, language))]
+    lines += _suits(deck, language)
+    if rules.capture == "sum15":
+        lines.append(text("cheat.take_sum15", language))
+        lines.append(_example(rules, deck, language))
+    else:
+        lines.append(text("cheat.take_match", language))
+        lines.append(_example(rules, deck, language))
+        lines.append(text("cheat.single_card_priority", language))
     if rules.forced_capture:
-        keys.append(message_key("cheat.forced_capture"))
+        lines.append(text("cheat.forced_capture", language))
     else:
-        keys.append(message_key("cheat.capture_optional"))
-    keys.append(message_key("cheat.drop"))
-    return tuple(text(key, language) for key in keys)
+        lines.append(text("cheat.capture_optional", language))
+    lines.append(text("cheat.drop", language))
+    return tuple(lines)
 
 
 def _sweeps(rules: RuleSet, language: str) -> tuple[str, ...]:
@@ -236,8 +310,9 @@ def _dealing(rules: RuleSet, language: str) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _scoring(rules: RuleSet, language: str) -> tuple[str, ...]:
+def _scoring(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
     lang = language
+    ace = _rank_name("A", deck, language)
     if rules.big_wins:
         lines = [text("cheat.most_cards_big", lang)]
     else:
@@ -248,11 +323,11 @@ def _scoring(rules: RuleSet, language: str) -> tuple[str, ...]:
         lines.append(text("cheat.most_coins", lang))
     lines.append(text("cheat.seven_of_coins", lang))
     if rules.sevens == "ranking":
-        lines.append(text("cheat.setenta", lang, order=text("cheat.setenta_order", lang)))
+        lines.append(text("cheat.setenta", lang, order=text("cheat.setenta_order", lang, ace=ace)))
     elif rules.sevens == "sevens":
         lines.append(text("cheat.most_sevens", lang))
     elif rules.sevens == "primiera":
-        values = text("cheat.primiera_values", lang)
+        values = text("cheat.primiera_values", lang, ace=ace)
         if rules.primiera_needs_all_suits:
             lines.append(text("cheat.primiera_all_suits", lang, values=values))
         else:
@@ -274,26 +349,44 @@ def _winning(rules: RuleSet, language: str) -> tuple[str, ...]:
     return (text("cheat.win_by", language, target=rules.target_score, win_by=rules.win_by),)
 
 
-def cheat_sheet(rules: RuleSet, language: str = "en") -> tuple[Section, ...]:
+def cheat_sheet(
+    rules: RuleSet, language: str = "en", deck: DeckStyle = "french"
+) -> tuple[Section, ...]:
     """The rules of one rule set, in sections short enough for one screen.
 
-    Every language gives the same sections with the same number of lines.
+    The card values, the suits and the examples speak of the cards of ``deck`` (a deck
+    style of :data:`escoba.cards.DECK_STYLES`), as the player sees them:
+
+    >>> from escoba import RULESETS
+    >>> cheat_sheet(RULESETS["escoba"], "en", deck="spanish")[0].lines[0]
+    'Values: as=1, 2 to 7 as printed, sota=8, caballo=9, rey=10.'
+    >>> cheat_sheet(RULESETS["escoba"])[0].lines[1]
+    'Suits: coins = ♦, cups = ♥, swords = ♠, clubs = ♣; the seven of coins is the 7♦.'
+
+    Every language gives the same sections with the same number of lines, but for the
+    suits' line, left out where the deck's suit names are the reader's own words (Spanish
+    cards in Spanish, Italian cards in Italian). An unknown deck style is refused with an
+    :class:`~escoba.errors.EscobaError` naming the styles there are.
     """
     lang = language
+    _checked(lang)
+    style = _checked_deck(deck)
     winning = text("cheat.section.winning", lang, target=rules.target_score)
     return (
-        Section(text("cheat.section.taking", lang), _taking(rules, lang)),
+        Section(text("cheat.section.taking", lang), _taking(rules, lang, style)),
         Section(text("cheat.section.sweeps", lang), _sweeps(rules, lang)),
         Section(text("cheat.section.dealing", lang), _dealing(rules, lang)),
-        Section(text("cheat.section.scoring", lang), _scoring(rules, lang)),
+        Section(text("cheat.section.scoring", lang), _scoring(rules, lang, style)),
         Section(winning, _winning(rules, lang)),
     )
 
 
-def cheat_sheet_lines(rules: RuleSet, language: str = "en") -> tuple[str, ...]:
+def cheat_sheet_lines(
+    rules: RuleSet, language: str = "en", deck: DeckStyle = "french"
+) -> tuple[str, ...]:
     """The cheat sheet as plain lines: each section's title, then its lines as bullets."""
     lines: list[str] = []
-    for section in cheat_sheet(rules, language):
+    for section in cheat_sheet(rules, language, deck):
         lines.append(section.title)
         lines.extend(f"  - {line}" for line in section.lines)
     return tuple(lines)

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..cards import DeckStyle
 from ..catalogue import text
 from ..cheatsheet import (
     cheat_sheet,
@@ -21,7 +22,15 @@ from ..cheatsheet import (
 )
 from ..rules import RULESETS, RuleSet
 from . import app
-from .options import BASE_PRESET, Language, Settings, parse_preset, rules_from, rules_title
+from .options import (
+    BASE_PRESET,
+    Deck,
+    Language,
+    Settings,
+    parse_preset,
+    rules_from,
+    rules_title,
+)
 
 __all__ = ["rules_command"]
 
@@ -39,8 +48,10 @@ def rules_command(
     ] = None,
     settings: Settings = None,
     language: Language = None,
+    deck: Deck = None,
 ) -> None:
-    """Show a rule set: every option, and a one-screen cheat sheet of how it plays."""
+    """Show a rule set: every option, and a one-screen cheat sheet of how it plays, its
+    card values and examples named as the cards of ``--deck`` show them."""
     lang = language or "en"
     console = Console()
     if preset is None and not settings:
@@ -51,7 +62,7 @@ def rules_command(
     rules = rules_from(name, settings)
     title = rules_title(name, rules)
     console.print(_options_table(title, rules, lang))
-    _print_cheat_sheet(console, title, rules, lang)
+    _print_cheat_sheet(console, title, rules, lang, deck or "french")
 
 
 def _presets_table(language: str) -> Table:
@@ -91,10 +102,12 @@ def _options_table(title: str, rules: RuleSet, language: str) -> Table:
     return table
 
 
-def _print_cheat_sheet(console: Console, title: str, rules: RuleSet, language: str) -> None:
+def _print_cheat_sheet(
+    console: Console, title: str, rules: RuleSet, language: str, deck: DeckStyle
+) -> None:
     console.print()
     console.print(Text(cheat_sheet_title(title, language), style="bold underline"))
-    for section in cheat_sheet(rules, language):
+    for section in cheat_sheet(rules, language, deck):
         console.print(Text(section.title, style="bold"))
         bullets = Table.grid(padding=(0, 1))
         bullets.add_column(no_wrap=True)

@@ -28,6 +28,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..ai import LEVELS
+from ..cards import DECK_STYLES
 from ..cheatsheet import cheat_sheet, cheat_sheet_title
 from ..game import Game
 from ..messages import LANGUAGES
@@ -234,19 +235,29 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}/cheatsheet")
     async def room_cheat_sheet(
-        room_id: str, language: Annotated[str, Query(max_length=8)] = "en"
+        room_id: str,
+        language: Annotated[str, Query(max_length=8)] = "en",
+        deck: Annotated[str, Query(max_length=16)] = "french",
     ) -> dict[str, Any]:
+        """The room's rules in a language, its card values and examples in the deck shown."""
         if language not in LANGUAGES:
             raise Refusal(
                 "bad_language",
                 f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}",
+            )
+        style = next((style for style in DECK_STYLES if style == deck), None)
+        if style is None:
+            raise Refusal(
+                "bad_deck",
+                f"unknown deck {deck!r}; choose one of {', '.join(DECK_STYLES)}",
+                status=422,
             )
         rules = (await hub().room(room_id)).game.rules
         return {
             "title": cheat_sheet_title(preset_name(rules) or "custom", language),
             "sections": [
                 {"title": section.title, "lines": list(section.lines)}
-                for section in cheat_sheet(rules, language)
+                for section in cheat_sheet(rules, language, style)
             ],
         }
 

@@ -2,7 +2,7 @@
 // and the rules cheat sheet (from the server, in the chosen language).
 
 import { t } from "./i18n.js";
-import { language } from "./prefs.js";
+import { deckStyle, language } from "./prefs.js";
 import { api, categoryName, errorText } from "./rooms.js";
 import { sideName } from "./game-names.js";
 import { element } from "./game-view.js";
@@ -123,15 +123,19 @@ const sheets = new Map();
 export async function showRules(room) {
   const dialog = byId("rules-dialog");
   const lang = language();
+  // The card values and examples name the cards as this page shows them.
+  const deck = deckStyle();
   byId("rules-title").textContent = t("game.rules");
   const body = byId("rules-body");
   openDialog(dialog);
-  let sheet = sheets.get(`${room}/${lang}`);
+  let sheet = sheets.get(`${room}/${lang}/${deck}`);
   if (!sheet) {
     body.replaceChildren(element("p", "", t("common.loading")));
     try {
-      sheet = await api(`/api/rooms/${encodeURIComponent(room)}/cheatsheet?language=${lang}`);
-      sheets.set(`${room}/${lang}`, sheet);
+      sheet = await api(
+        `/api/rooms/${encodeURIComponent(room)}/cheatsheet?language=${lang}&deck=${encodeURIComponent(deck)}`,
+      );
+      sheets.set(`${room}/${lang}/${deck}`, sheet);
     } catch (error) {
       body.replaceChildren(element("p", "error", errorText(error.code, error.message)));
       return;
