@@ -27,6 +27,7 @@ from server_helpers import (
     create_room,
     on_server,
     play_message,
+    play_until,
     server_record,
     two_people,
 )
@@ -231,13 +232,15 @@ def my_turn_after_playing(peer: Peer) -> Message:
 
 
 def test_a_person_takes_back_a_move_against_computers(client: TestClient) -> None:
-    ticket = create_room(client, players=3, seats=["person", "easy", "easy"])
+    ticket = create_room(
+        client, players=3, seats=["person", "easy", "easy"], options={"target_score": 1}
+    )
     room = ticket["room"]
     with connect(client, room) as peer:
         peer.join(ticket["token"])
+        before = peer.my_turn()  # the computers before us have moved, we have not
         peer.send({"type": "take_back"})
         peer.refused("nothing_to_take_back")
-        before = peer.my_turn()
         after = my_turn_after_playing(peer)
         assert after["match"]["hand"] != before["match"]["hand"]
         peer.send({"type": "take_back"})
@@ -257,8 +260,20 @@ def test_a_person_takes_back_a_move_against_computers(client: TestClient) -> Non
         _, again = peer.join(ticket["token"])
         assert again["match"] == state["match"]
         assert server_record(client, room) == record
-        again = my_turn_after_playing(peer)  # and play goes on
-        assert again["match"]["to_move"] == 0
+        final = play_until([peer], lambda s: bool(s["match"]["over"]))  # play goes on
+        match_id = on_server(client, lambda hub: hub.rooms[room].match_id)
+    # the finished match's replay, for its player, shows the move and then its take back
+    replayed = client.post(f"/api/matches/{match_id}/replay", json={"tokens": [ticket["token"]]})
+    assert replayed.status_code == 200, replayed.text
+    steps = replayed.json()["steps"]
+    kinds = [step["event"]["kind"] if step["event"] else None for step in steps]
+    first = kinds.index("take_back")
+    assert kinds[first - 3 : first + 3] == ["play"] * 3 + ["take_back"] * 3
+    assert steps[first + 2]["event"]["seat"] == 0
+    before_move = steps[first - 4]  # the position the person's move was made from
+    assert steps[first + 2]["hands"] == before_move["hands"]
+    assert steps[first + 2]["table"] == before_move["table"]
+    assert steps[-1]["totals"] == final["match"]["totals"]
 
 
 def test_take_back_is_refused_in_a_friends_room_and_to_spectators(client: TestClient) -> None:
