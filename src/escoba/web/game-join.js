@@ -3,8 +3,9 @@
 
 import { t, tn } from "./i18n.js";
 import {
-  MAX_NICKNAME, api, errorText, lastNickname, levelName, presetName, rememberNickname, saveTicket,
+  MAX_NICKNAME, api, errorText, lastNickname, presetName, rememberNickname, saveTicket,
 } from "./rooms.js";
+import { computerName } from "./game-names.js";
 
 const byId = (id) => document.getElementById(id);
 let roomId = "";
@@ -53,7 +54,7 @@ export async function showJoin() {
   const seats = info.seats.map((seat) => {
     const item = document.createElement("li");
     let name;
-    if (seat.kind === "computer") name = t("common.computer", { level: levelName(seat.level) });
+    if (seat.kind === "computer") name = computerName(info.seats, seat.seat, seat.level);
     else if (seat.taken) name = seat.nickname ?? "?";
     else name = t("game.free_seat");
     item.textContent = `${t("common.seat_n", { n: seat.seat + 1 })}: ${name}`;

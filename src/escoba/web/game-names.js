@@ -21,20 +21,46 @@ export function cardLabel(card) {
   return isCard(card) ? cardName(card, deckStyle(), language()) : String(card);
 }
 
-export function cardList(cards) {
-  return cards.map(cardLabel).join(" + ");
+export function cardList(cards, name = cardLabel) {
+  return cards.map(name).join(" + ");
+}
+
+// French cards' words, for a screen reader: "J♦" is "jack of diamonds" ("Karo Bube").
+const FRENCH_SUITS = { d: "game.suit_diamonds", h: "game.suit_hearts", s: "game.suit_spades", c: "game.suit_clubs" };
+const FRENCH_RANKS = { A: "game.rank_ace", J: "game.rank_jack", Q: "game.rank_queen", K: "game.rank_king" };
+
+// A card's name in words, in the player's language and deck style: "7 of diamonds",
+// "sota de oros". The Spanish and Italian decks' names are words already.
+export function spokenCard(card) {
+  if (!isCard(card)) return String(card);
+  if (deckStyle() !== "french") return cardLabel(card);
+  const rank = card[0] in FRENCH_RANKS ? t(FRENCH_RANKS[card[0]]) : card[0];
+  return t("game.card_spoken", { rank, suit: t(FRENCH_SUITS[card[1]]) });
 }
 
 export function sideOf(room, seat) {
   return room.sides.findIndex((seats) => seats.includes(seat));
 }
 
-// A seat as the viewer sees it: "you", the nickname, "computer (medium)" or "free seat".
+// A computer seat's number among the computer seats, counted in seat order from 1; null when
+// the match has one computer only (its name needs no number then).
+export function computerNumber(seats, seat) {
+  const computers = seats.filter((entry) => entry.kind === "computer").map((entry) => entry.seat).sort((a, b) => a - b);
+  return computers.length > 1 && computers.includes(seat) ? computers.indexOf(seat) + 1 : null;
+}
+
+// "Computer (medium)", or "Computer 2 (medium)" when the match has several.
+export function computerName(seats, seat, level) {
+  const n = computerNumber(seats, seat);
+  return n === null ? t("common.computer", { level: levelName(level) }) : t("common.computer_n", { n, level: levelName(level) });
+}
+
+// A seat as the viewer sees it: "you", the nickname, "Computer 2 (medium)" or "free seat".
 export function seatName(room, seat, mySeat) {
   if (seat === mySeat) return t("common.you");
   const info = room.seats.find((entry) => entry.seat === seat);
   if (!info) return t("common.seat_n", { n: seat + 1 });
-  if (info.kind === "computer") return t("common.computer", { level: levelName(info.level) });
+  if (info.kind === "computer") return computerName(room.seats, seat, info.level);
   if (!info.taken || !info.nickname) return t("game.free_seat");
   return info.nickname;
 }
@@ -42,22 +68,19 @@ export function seatName(room, seat, mySeat) {
 // A side: its seats' names joined, "you & Ana" in partnerships.
 export function sideName(room, side, mySeat) {
   const seats = room.sides[side] ?? [];
-  const infos = seats.map((seat) => room.seats.find((entry) => entry.seat === seat));
-  if (seats.length > 1 && infos.every((info) => info?.kind === "computer")) {
-    return t("common.computers", { levels: infos.map((info) => levelName(info.level)).join(" & ") });
-  }
   const mine = seats.includes(mySeat);
   const ordered = mine ? [mySeat, ...seats.filter((seat) => seat !== mySeat)] : seats;
   return ordered.map((seat) => seatName(room, seat, mySeat)).join(" & ");
 }
 
-export function moveText(move) {
-  if (!move.captures.length) return t("game.move_drop", { card: cardLabel(move.card) });
-  return t("game.move_take", { card: cardLabel(move.card), cards: cardList(move.captures) });
+export function moveText(move, name = cardLabel) {
+  if (!move.captures.length) return t("game.move_drop", { card: name(move.card) });
+  return t("game.move_take", { card: name(move.card), cards: cardList(move.captures, name) });
 }
 
-// One line about a table event: who played what and took what.
-export function eventText(event, room, mySeat) {
+// One line about a table event: who played what and took what. Cards are named by `name`:
+// cardLabel ("7♦") on screen, spokenCard ("7 of diamonds") for a screen reader.
+export function eventText(event, room, mySeat, name = cardLabel) {
   if (!event) return "";
   if (event.kind === "play") {
     const who = seatName(room, event.seat, mySeat);
@@ -65,19 +88,19 @@ export function eventText(event, room, mySeat) {
     let text;
     if (event.captures.length) {
       text = t(you ? "game.event_take_you" : "game.event_take", {
-        who, card: cardLabel(event.card), cards: cardList(event.captures),
+        who, card: name(event.card), cards: cardList(event.captures, name),
       });
     } else {
-      text = t(you ? "game.event_drop_you" : "game.event_drop", { who, card: cardLabel(event.card) });
+      text = t(you ? "game.event_drop_you" : "game.event_drop", { who, card: name(event.card) });
     }
     return event.sweep ? `${text} ${t("game.event_sweep")}` : text;
   }
   if (event.kind === "deal") return t("game.event_deal", { round: event.round ?? 1 });
   if (event.kind === "initial_sweep") {
     return t("game.event_initial_sweep", {
-      who: seatName(room, event.dealer, mySeat), cards: cardList(event.cards), sweeps: tn("count.sweeps", event.sweeps),
+      who: seatName(room, event.dealer, mySeat), cards: cardList(event.cards, name), sweeps: tn("count.sweeps", event.sweeps),
     });
   }
-  if (event.kind === "redeal") return t("game.event_redeal", { cards: cardList(event.cards) });
+  if (event.kind === "redeal") return t("game.event_redeal", { cards: cardList(event.cards, name) });
   return "";
 }

@@ -5,7 +5,7 @@
 import { t, tn } from "./i18n.js";
 import { levelName } from "./rooms.js";
 import {
-  cardBack, cardFace, cardLabel, cardList, eventText, moveText, seatName, sideName, sideOf,
+  cardBack, cardFace, cardLabel, cardList, computerNumber, eventText, moveText, seatName, sideName, sideOf, spokenCard,
 } from "./game-names.js";
 
 // Where each seat sits, counted from the viewer's seat in the order of play (anticlockwise:
@@ -35,13 +35,20 @@ function cardButton(card, kind) {
   button.type = "button";
   button.dataset.testid = kind;
   button.dataset.card = card;
-  button.setAttribute("aria-label", cardLabel(card));
+  button.setAttribute("aria-label", spokenCard(card));
   button.innerHTML = cardFace(card); // markup from cards.js, for a validated card text
   return button;
 }
 
+// A picture that a screen reader names as a whole, by `label`.
+function picture(node, label) {
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", label);
+  return node;
+}
+
 function backs(count, className) {
-  const holder = element("div", className);
+  const holder = picture(element("div", className), tn("game.cards_in_hand", count));
   const back = cardBack();
   for (let index = 0; index < count; index += 1) {
     const slot = element("span", "back-slot");
@@ -91,6 +98,7 @@ export class Board {
   }
 
   render(state, ui) {
+    const focused = this.focusedPart();
     const { room, match } = state;
     const me = match.seat;
     const view = me ?? 0;
@@ -110,6 +118,33 @@ export class Board {
     this.renderHint(ui);
     this.renderTotals(state);
     byId("hand-number").textContent = t("common.hand_n", { n: match.hand_number + 1 });
+    this.refocus(focused, ui);
+  }
+
+  // The hand, the table and the capture choice are drawn anew each time: where the keyboard
+  // was in them, so that it stays there (or moves on sensibly) after drawing.
+  focusedPart() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return null;
+    const choice = byId("choice");
+    if (choice.contains(active)) return { part: "choice", index: [...choice.querySelectorAll("button")].indexOf(active) };
+    if (this.hand.contains(active)) return { part: "hand", card: active.dataset.card };
+    if (this.table.contains(active)) return { part: "table", card: active.dataset.card };
+    return null;
+  }
+
+  refocus(focused, ui) {
+    if (!focused) return;
+    const card = (where, wanted) => (wanted ? where.querySelector(`[data-card="${CSS.escape(wanted)}"]`) : null);
+    const choices = [...byId("choice").querySelectorAll("button")];
+    let target = null;
+    if (ui.choice && focused.part === "hand") target = choices[0]; // a card with several captures was chosen
+    else if (ui.choice && focused.part === "choice") target = choices[focused.index] ?? choices[0];
+    else if (focused.part === "table") target = card(this.table, focused.card);
+    else if (focused.part === "hand") target = card(this.hand, focused.card);
+    else if (focused.part === "choice") target = card(this.hand, ui.lastChosen); // cancelled
+    target ??= this.hand.querySelector("[data-testid=hand-card]") ?? this.hand;
+    if (target !== document.activeElement) target.focus({ preventScroll: true });
   }
 
   renderSeat(node, seat, { room, match }, sweeps) {
@@ -122,21 +157,24 @@ export class Board {
     node.classList.toggle("partner", me !== null && seat !== me && room.sides[side]?.includes(me));
     const offline = info?.kind === "person" && (!info.taken || !info.connected);
     node.classList.toggle("offline", offline);
+    node.setAttribute("aria-label", seatName(room, seat, me));
 
     const head = element("div", "seat-head");
     const dot = element("span", `dot ${info?.kind === "computer" ? "computer" : offline ? "away" : "here"}`);
     dot.title = info?.kind === "computer" ? t("game.computer_seat") : offline ? t("game.offline") : t("game.online");
     const name = element("span", "seat-name");
     if (info?.kind === "computer") {
-      // phones show the level alone: the blue dot says "computer"
-      name.append(element("span", "long", seatName(room, seat, me)), element("span", "short", levelName(info.level)));
+      // phones show the level alone (and the computer's number): the blue dot says "computer"
+      const number = computerNumber(room.seats, seat);
+      const short = number === null ? levelName(info.level) : `${number} · ${levelName(info.level)}`;
+      name.append(element("span", "long", seatName(room, seat, me)), element("span", "short", short));
       name.title = seatName(room, seat, me);
     } else {
       name.textContent = seatName(room, seat, me);
     }
     head.append(dot, name);
     if (match.dealer === seat) {
-      const chip = element("span", "chip dealer", t("game.dealer_chip"));
+      const chip = picture(element("span", "chip dealer", t("game.dealer_chip")), t("common.dealer"));
       chip.title = t("common.dealer");
       head.append(chip);
     }
@@ -150,9 +188,16 @@ export class Board {
     pile.title = tn("count.cards_taken", taken);
     const stack = element("span", `pile-stack${taken ? "" : " empty"}`);
     if (taken) stack.innerHTML = cardBack();
-    pile.append(stack, element("span", "pile-count", String(taken)));
+    const count = picture(element("span", "pile-taken"), tn("count.cards_taken", taken));
+    count.append(stack, element("span", "pile-count", String(taken)));
+    pile.append(count);
     const marks = element("span", "sweeps");
-    marks.title = tn("count.sweeps", match.sweeps[side] ?? 0);
+    const sweepCount = match.sweeps[side] ?? 0;
+    marks.title = tn("count.sweeps", sweepCount);
+    if (sweepCount) {
+      const named = (sweeps[side] ?? []).filter(Boolean).map((card) => t("game.sweep_with", { card: spokenCard(card) }));
+      picture(marks, [tn("count.sweeps", sweepCount), ...named].join(", "));
+    }
     for (const card of sweeps[side] ?? []) {
       const mark = element("span", card ? "sweep-card" : "sweep-mark");
       if (card) {
@@ -174,6 +219,7 @@ export class Board {
     byId("stock-card").classList.toggle("empty", !match.stock_size);
     byId("stock-size").textContent = String(match.stock_size);
     byId("stock").title = tn("common.stock_left", match.stock_size);
+    byId("stock").setAttribute("aria-label", tn("common.stock_left", match.stock_size));
     const turn = byId("turn");
     turn.dataset.seat = match.to_move === null || match.over ? "" : String(match.to_move);
     turn.classList.toggle("mine", match.to_move === me && me !== null && !match.over);
@@ -219,6 +265,8 @@ export class Board {
       const button = cardButton(card, "hand-card");
       button.classList.toggle("playable", myTurn && playable.has(card));
       button.classList.toggle("dimmed", myTurn && playable.size > 0 && !playable.has(card));
+      if (myTurn && !playable.has(card)) button.setAttribute("aria-disabled", "true");
+      button.setAttribute("aria-keyshortcuts", String(match.hand.indexOf(card) + 1));
       button.classList.toggle("chosen", ui.choice?.card === card);
       button.classList.toggle("hinted", hinted === card);
       if (myTurn) button.dataset.moves = String(moveCount(card));
@@ -236,12 +284,16 @@ export class Board {
     box.hidden = !ui.choice;
     if (!ui.choice) return;
     byId("choice-prompt").textContent = t("game.choose_capture", { card: cardLabel(ui.choice.card) });
-    const buttons = ui.choice.moves.map((move) => {
-      const button = element("button", "capture-choice", move.captures.length ? cardList(move.captures) : t("game.drop"));
+    const buttons = ui.choice.moves.map((move, index) => {
+      // numbered: key 1 takes the first set, 2 the second...
+      const button = element("button", "capture-choice");
+      button.append(element("kbd", "", String(index + 1)), move.captures.length ? cardList(move.captures) : t("game.drop"));
       button.type = "button";
       button.dataset.testid = "capture-choice";
       button.dataset.captures = move.captures.join(" ");
       button.title = moveText(move);
+      button.setAttribute("aria-label", moveText(move, spokenCard));
+      button.setAttribute("aria-keyshortcuts", String(index + 1));
       button.addEventListener("click", () => this.onChoose(move));
       const preview = (on) => {
         for (const card of move.captures) {
@@ -259,7 +311,8 @@ export class Board {
 
   renderHint(ui) {
     const box = byId("hint-text");
-    box.hidden = !ui.hint;
+    // while a capture is chosen, the choice has the panel (the hinted cards stay marked)
+    box.hidden = !ui.hint || Boolean(ui.choice);
     if (!ui.hint) return;
     if (!ui.hint.moves.length) {
       box.replaceChildren(element("p", "", t("game.hint_none")));

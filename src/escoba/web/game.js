@@ -23,18 +23,26 @@
 //   hand-number                 "Hand n" (1 for the first hand)
 //   status                      "connected" / "reconnecting" (data-state holds the same word
 //                               in English whatever the language)
-//   error-toast                 the last refusal or failure, in words
+//   error-toast                 the last refusal or failure, in words (gone once the state
+//                               it was about has passed)
+//   announcer                   the live region: each move and whose turn it is, in words
+//   sound-button                the mute switch (aria-pressed="true" while muted)
+//   sweep-banner                "Sweep!" over the felt for a moment after a sweep
+//   key-legend                  the keys, in the rules dialog: 1-4 a card, then 1-n a capture
+//                               set, Escape cancels, h hint, r rules, s score pad
 //   winner, rematch-button      when the match is over
 // Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
 
 import { mountHeader } from "./header.js";
 import { applyTexts, t } from "./i18n.js";
-import { deckStyle, language } from "./prefs.js";
+import { deckStyle, language, setSoundMuted, soundMuted } from "./prefs.js";
 import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
 import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
+import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
+import { playSound, wakeSound } from "./sound.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -66,9 +74,101 @@ function toast(text) {
   box.textContent = text;
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => {
-    box.hidden = true;
-  }, 5000);
+  toastTimer = setTimeout(clearToast, 5000);
+}
+
+// A refusal is about the position it was made in: it goes when that position has passed.
+function clearToast() {
+  clearTimeout(toastTimer);
+  byId("error-toast").hidden = true;
+}
+
+// The one live region: what just happened and whose turn it is now, said once each.
+function announce(text) {
+  const region = byId("announcer");
+  if (!text) return;
+  // emptied first, so that a line equal to the last one is said again
+  region.textContent = "";
+  requestAnimationFrame(() => {
+    region.textContent = text;
+  });
+}
+
+function turnText({ room, match }) {
+  if (match.over) return t("common.match_over");
+  if (match.to_move === null) return "";
+  if (match.to_move === match.seat) return t("game.your_turn");
+  return t("game.their_turn", { who: seatName(room, match.to_move, match.seat) });
+}
+
+// What a new state says aloud: the play (or deal) it brings, the end of the hand or match,
+// and whose turn it is when that changed.
+function announceState(previous, message) {
+  const { match } = state;
+  const parts = [];
+  if (message.event) parts.push(eventText(message.event, state.room, match.seat, spokenCard));
+  if (match.over && !previous?.match.over) parts.push(winnerText(state) || t("common.match_over"));
+  else if (message.hand_ended) parts.push(t("common.hand_over"));
+  const turnChanged = !previous || previous.match.to_move !== match.to_move || Boolean(message.event);
+  if (turnChanged && !match.over && match.to_move !== null) parts.push(turnText(state));
+  announce(parts.filter(Boolean).join(". ").replaceAll("!.", "!").replaceAll("?.", "?"));
+}
+
+// -- sounds and the sweep
+
+function sound(name) {
+  if (playSound(name) || !soundMuted()) byId("sound-button").dataset.lastSound = name;
+}
+
+// A loudspeaker, with sound waves, or crossed out while muted (our own drawing, no font needed).
+function speaker(muted) {
+  const waves = muted
+    ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    : '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return `<svg viewBox="0 0 24 24" width="18" height="18" focusable="false"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${waves}</svg>`;
+}
+
+function drawSoundButton() {
+  const muted = soundMuted();
+  const button = byId("sound-button");
+  button.setAttribute("aria-pressed", String(muted));
+  button.querySelector(".sound-icon").innerHTML = speaker(muted);
+}
+
+function toggleSound() {
+  setSoundMuted(!soundMuted());
+  drawSoundButton();
+}
+
+let sweepTimer = null;
+function showSweep(event) {
+  const banner = byId("sweep-banner");
+  banner.replaceChildren(
+    Object.assign(document.createElement("strong"), { textContent: t("game.event_sweep") }),
+    Object.assign(document.createElement("span"), { textContent: seatName(state.room, event.seat, state.match.seat) }),
+  );
+  banner.hidden = false;
+  banner.classList.remove("show");
+  void banner.offsetWidth; // restart the animation for a second sweep in a row
+  banner.classList.add("show");
+  clearTimeout(sweepTimer);
+  sweepTimer = setTimeout(() => {
+    banner.hidden = true;
+  }, 1500);
+}
+
+function eventEffects(previous, message) {
+  const { match } = state;
+  const event = message.event;
+  if (event?.kind === "play") {
+    sound(event.sweep ? "sweep" : event.captures.length ? "capture" : "card");
+    if (event.sweep) showSweep(event);
+  }
+  if (message.hand_ended) {
+    setTimeout(() => sound("hand_over"), 300);
+  } else if (match.seat !== null && match.to_move === match.seat && previous?.match.to_move !== match.seat && !match.over) {
+    setTimeout(() => sound("turn"), event ? 300 : 0);
+  }
 }
 
 let noteTimer = null;
@@ -144,6 +244,7 @@ function receiveState(message) {
   state = { room: message.room, match: message.match };
   const { match } = state;
   ui.sent = false;
+  if (message.event || previous?.match.to_move !== match.to_move || match.over) clearToast();
   if (message.event) ui.lastEvent = message.event;
   if (message.event?.kind === "take_back") {
     // the position is the one before the move: no last play to describe from it
@@ -170,6 +271,8 @@ function receiveState(message) {
     ui.choice = null;
   }
   draw();
+  announceState(previous, message);
+  if (previous) eventEffects(previous, message);
   if (before && message.event) board.animate(message.event, before, state.room);
   if (message.hand_ended) {
     clearTimeout(scorepadTimer);
@@ -193,6 +296,9 @@ function receive(message) {
       if (!ui.hintAsked) break;
       ui.hint = { moves: Array.isArray(message.moves) ? message.moves : [] };
       draw();
+      announce(ui.hint.moves.length
+        ? `${t("game.hint_title")} ${moveText(ui.hint.moves[0].move, spokenCard)}: ${ui.hint.moves[0].text}`
+        : t("game.hint_none"));
       break;
     case "error":
       refused(message);
@@ -259,6 +365,10 @@ function play(move) {
   }
   ui.choice = null;
   ui.sent = true;
+  // the hint was about the position this play leaves
+  ui.hint = null;
+  ui.hintAsked = false;
+  clearToast();
   draw();
 }
 
@@ -286,7 +396,17 @@ function clickHandCard(card) {
     return;
   }
   ui.choice = { card, moves, selected: [] };
+  ui.lastChosen = card;
   draw();
+  announce(choiceText());
+}
+
+// The capture choice in words, each set with its key: "Choose what the 7 of coins takes:
+// 1: ..., 2: ...".
+function choiceText() {
+  const { card, moves } = ui.choice;
+  const sets = moves.map((move, index) => `${index + 1}: ${moveText(move, spokenCard)}`);
+  return `${t("game.choose_capture", { card: spokenCard(card) })} ${sets.join("; ")}`;
 }
 
 function clickTableCard(card) {
@@ -317,6 +437,55 @@ function cancelChoice() {
   if (!ui.choice) return;
   ui.choice = null;
   draw();
+}
+
+// The game's keys (listed in the rules dialog): 1-4 a hand card, then 1-n a capture set,
+// Escape cancels, h the hint, r the rules, s the score pad. Not while typing, nor over a
+// dialog (its own keys work there: Escape closes it).
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  if (!state || byId("play-view").hidden || document.querySelector("dialog[open]")) return;
+  if (event.target.closest?.("input, select, textarea, [contenteditable]")) return;
+  const key = event.key;
+  if (key === "Escape") {
+    if (ui.choice) cancelChoice();
+    else if (!byId("hint-text").hidden) closeHint();
+    return;
+  }
+  if (/^[1-9]$/.test(key)) {
+    const index = Number(key) - 1;
+    if (ui.choice) {
+      const move = ui.choice.moves[index];
+      if (move) play(move);
+    } else {
+      const card = state.match.hand[index];
+      if (card) clickHandCard(card);
+    }
+    event.preventDefault();
+    return;
+  }
+  const action = {
+    h: askHint, r: () => showRules(roomId), s: () => showScorepad(state, overBox),
+  }[key.toLowerCase()];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+function closeHint() {
+  ui.hint = null;
+  ui.hintAsked = false;
+  byId("hint-text").hidden = true;
+  draw();
+}
+
+// The skip link: straight to the first card of the hand (the first playable one on your turn).
+function focusHand(event) {
+  event.preventDefault();
+  const hand = byId("hand");
+  const card = hand.querySelector("[data-testid=hand-card].playable") ?? hand.querySelector("[data-testid=hand-card]");
+  (card ?? hand).focus();
 }
 
 function askHint() {
@@ -401,18 +570,16 @@ function start() {
   byId("take-back").addEventListener("click", takeBack);
   byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));
   byId("copy-invite").addEventListener("click", copyInvite);
-  byId("hint-text").addEventListener("click", () => {
-    ui.hint = null;
-    ui.hintAsked = false;
-    byId("hint-text").hidden = true;
-    draw();
-  });
+  byId("hint-text").addEventListener("click", closeHint);
+  byId("skip-to-hand").addEventListener("click", focusHand);
+  byId("sound-button").addEventListener("click", toggleSound);
+  drawSoundButton();
+  // Browsers start audio only after the page had a click or a key.
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeSound, { once: true, capture: true });
   byId("error-toast").addEventListener("click", (event) => {
     event.currentTarget.hidden = true;
   });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && ui.choice) cancelChoice();
-  });
+  document.addEventListener("keydown", onKey);
   window.addEventListener("escoba:prefs", retranslate);
   if (!roomId) {
     showMissing();

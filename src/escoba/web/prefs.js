@@ -1,4 +1,4 @@
-// The visitor's choices kept in the browser: language and deck style.
+// The visitor's choices kept in the browser: language, deck style and sound.
 // Pages listen for the "escoba:prefs" event on window to redraw when either changes; a new
 // language's texts are loaded first (header.js calls i18n.js's useLanguage before setLanguage).
 
@@ -62,6 +62,21 @@ export function setLanguage(value) {
   if (!LANGUAGES.includes(value)) throw new Error(`unknown language ${value}: choose one of ${LANGUAGES.join(", ")}`);
   store(LANGUAGE_KEY, value);
   changed();
+}
+
+// Sound effects: off or on as chosen here; before any choice, off for a visitor who asks for
+// reduced motion and on for anybody else.
+const SOUND_KEY = "escoba.sound";
+
+export function soundMuted() {
+  const chosen = chosenHere[SOUND_KEY] ?? stored(SOUND_KEY);
+  if (chosen === "on") return false;
+  if (chosen === "off") return true;
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+export function setSoundMuted(muted) {
+  store(SOUND_KEY, muted ? "off" : "on");
 }
 
 export function setDeckStyle(value) {
