@@ -39,8 +39,8 @@ def play(*args: str, input: str = "") -> tuple[int, str, str]:
 
 
 def last_state(out: str) -> str:
-    """The last state block before a prompt: from its "Hand N." line to the moves list."""
-    start = out.rindex("\nHand ")
+    """The last state block before a prompt: from its match points to the moves list."""
+    start = out.rindex("\nMatch points: ")
     return out[start : out.index("Your moves:", start)]
 
 
@@ -70,7 +70,7 @@ def test_yes_piped_into_the_command() -> None:
         yes.wait()
     assert done.returncode == 0, done.stderr
     assert re.search(r"You (win|lose) the match.*Final score", done.stdout)
-    assert "seat 1 wins" in done.stdout or "You win" in done.stdout
+    assert "Computer wins" in done.stdout or "You win" in done.stdout
 
 
 def test_invalid_input_is_refused_and_asked_again() -> None:
@@ -184,7 +184,7 @@ def test_the_score_pad_adds_up() -> None:
     for hand, total in rows:
         running = [r + h for r, h in zip(running, hand, strict=True)]
         assert running == total
-    final = re.search(r"Final score: you: (\d+); seat 1: (\d+)\.", out)
+    final = re.search(r"Final score: you: (\d+); Computer: (\d+)\.", out)
     assert final is not None
     assert [int(final[1]), int(final[2])] == running
 

@@ -243,7 +243,7 @@ def test_four_players_in_partnership_fit_the_screen() -> None:
         for widget in app.screen.query("Static"):
             if widget.display:
                 assert widget.region.bottom <= SIZE[1]
-        assert "Seat 3 (easy)" in app.screen_text()
+        assert "Computer 3 (easy)" in app.screen_text()
 
     run(check, players=4, partnerships=True, levels=["beginner", "medium", "easy"])
 
@@ -399,7 +399,7 @@ def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
             for seat in (0, 1):  # every seat's hand is shown
                 for card in steps[0].hands[seat]:
                     assert card_name(card, "spanish") in first
-            assert "You:" in first and "Seat 1 (hard):" in first
+            assert "You:" in first and "Computer (hard):" in first
             await pilot.press("right")
             assert app.index == 1 and "step 2/" in app.screen_text()
             move = steps[1].move
@@ -433,7 +433,7 @@ def test_replay_of_a_four_player_match_fits() -> None:
             await pilot.pause()
             await pilot.press("right", "right", "right")
             text = app.screen_text()
-            assert "Platz 3 (schwer)" in text and "Schritt 4/31" in text
+            assert "Computer 3 (schwer)" in text and "Schritt 4/31" in text
             for widget in app.screen.query("Static"):
                 assert widget.region.bottom <= SIZE[1]
 
@@ -441,12 +441,14 @@ def test_replay_of_a_four_player_match_fits() -> None:
 
 
 def test_replay_names_computer_levels_in_its_language() -> None:
-    # As the game screen does (EscobaApp.seat_name): "Puesto 1 (difícil)", not "(hard)".
+    # As the game screen does (EscobaApp.seat_name): "Ordenador (difícil)", not "(hard)".
     app = ReplayApp(finished_match(), [None, "hard"], 0, "french", "es")
-    assert app.seat_name(1, long=True) == "Puesto 1 (difícil)"
-    assert app.seat_name(1) == "Puesto 1" and app.seat_name(0, long=True) == "Tú"
+    assert app.seat_name(1, long=True) == "Ordenador (difícil)"
+    assert app.seat_name(1) == "Ordenador" and app.seat_name(0, long=True) == "Tú"
     english = ReplayApp(finished_match(), [None, "hard"], 0, "french", "en")
-    assert english.seat_name(1, long=True) == "Seat 1 (hard)"
+    assert english.seat_name(1, long=True) == "Computer (hard)"
+    people = ReplayApp(finished_match(), [None, None], None, "french", "en")
+    assert people.seat_name(1, long=True) == "Seat 1"
 
 
 def _pad_text(rules: RuleSet, language: str) -> str:

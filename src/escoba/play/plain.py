@@ -1,16 +1,20 @@
 """``escoba play --plain``: the match as plain lines, for screen readers and pipes.
 
 Before each of the person's moves it prints the state and a numbered list of the legal moves
-(numbered from 1, so answering 1 is always legal), then reads one number per line. Anything
-else is refused with a line saying why, and asked again. Computer moves are printed one a
+(numbered from 1, so answering 1 is always legal), then reads one number per line; ``h``
+asks the coach for a hint, ``r`` shows the rules' cheat sheet, ``s`` the score pad so far.
+Anything else is refused with a line saying why, and asked again. Computer moves are printed one a
 line; after each hand, the score pad. At the end of input the match is saved; at the end of
 the match the result is printed and the saved match forgotten.
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+from collections.abc import Callable, Mapping
+from typing import ClassVar, TextIO
 
+from ..ai.coach import Coach
+from ..cheatsheet import cheat_sheet_lines, cheat_sheet_title
 from ..observation import Play
 from ..rules import preset_name
 from .render import Words, capital
@@ -44,6 +48,7 @@ class PlainGame:
         stdout: TextIO,
         *,
         resumed: bool = False,
+        coach: Coach | None = None,
     ) -> None:
         self.session = session
         self.storage = storage
@@ -51,6 +56,16 @@ class PlainGame:
         self.stdout = stdout
         self.words = words_for(session)
         self.resumed = resumed
+        self._coach = coach
+        self._heading: int | None = None
+        """The hand whose heading was printed last: each hand's heading is printed once."""
+
+    @property
+    def coach(self) -> Coach:
+        """The coach of the hints, made when first asked for (its search takes a moment)."""
+        if self._coach is None:
+            self._coach = Coach(seed=self.session.seed)
+        return self._coach
 
     def say(self, line: str = "") -> None:
         self.stdout.write(line + "\n")
@@ -92,15 +107,20 @@ class PlainGame:
         if self.resumed:
             self.say(w.text("play.resumed"))
 
+    def heading(self, hand_number: int, dealer: int) -> None:
+        """The hand's heading, "Hand 2. Dealer: you.", unless it is already on the screen."""
+        if self._heading == hand_number:
+            return
+        self._heading = hand_number
+        self.say(
+            self.words.text("play.hand", number=hand_number + 1, dealer=self.words.seat(dealer))
+        )
+
     def opening(self) -> None:
         """A new hand: who deals, and a redeal or an initial sweep if there was one."""
         game = self.session.game
         self.say()
-        self.say(
-            self.words.text(
-                "play.hand", number=game.hand_number + 1, dealer=self.words.seat(game.dealer)
-            )
-        )
+        self.heading(game.hand_number, game.dealer)
         for event in game.history():
             line = self.words.event(event)
             if line is not None:
@@ -112,7 +132,8 @@ class PlainGame:
         w = self.words
         obs = self.session.observation()
         self.say()
-        self.say(w.text("play.hand", number=obs.hand_number + 1, dealer=w.seat(obs.dealer)))
+        # The opening of the hand printed its heading already; a resumed match has none yet.
+        self.heading(obs.hand_number, obs.dealer)
         self.say(w.text("play.scores", scores=w.scores(obs.totals)))
         recent = [e for e in obs.history if isinstance(e, Play)][-RECENT:]
         if recent:
@@ -148,6 +169,9 @@ class PlainGame:
             if not line:
                 return False
             answer = line.strip()
+            if answer.lower() in self.ASKS:
+                self.ASKS[answer.lower()](self)
+                continue
             try:
                 number = int(answer)
             except ValueError:
@@ -158,6 +182,41 @@ class PlainGame:
                 continue
             self.report(self.session.play(moves[number - 1]))
             return True
+
+    def hint(self) -> None:
+        """The coach's best move and why, in the player's deck and language."""
+        w = self.words
+        best = self.coach.advise(self.session.observation()).best
+        why = " ".join(m.text(w.language) for m in (best.verdict, *best.reasons))
+        self.say(w.text("play.hint", move=w.move_phrase(best.move), why=why))
+
+    def rules(self) -> None:
+        """The cheat sheet of the match's rules, its cards named as the player's deck."""
+        w = self.words
+        rules = self.session.game.rules
+        self.say(cheat_sheet_title(preset_name(rules) or w.text("play.custom_rules"), w.language))
+        for line in cheat_sheet_lines(rules, w.language, w.deck):
+            self.say(line)
+
+    def score_pad(self) -> None:
+        """The score pad of every finished hand, with the running totals."""
+        w = self.words
+        results = self.session.game.results
+        if not results:
+            self.say(w.text("play.no_hands_yet", scores=w.scores(self.session.game.totals)))
+            return
+        totals = [0] * len(self.session.game.sides)
+        for number, result in enumerate(results):
+            totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+            for line in w.score_pad(number, result, totals):
+                self.say(line)
+
+    ASKS: ClassVar[Mapping[str, Callable[[PlainGame], None]]] = {
+        "h": hint,
+        "r": rules,
+        "s": score_pad,
+    }
+    """What the letters at the move prompt ask for."""
 
     def report(self, played: Played) -> None:
         w = self.words

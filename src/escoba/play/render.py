@@ -16,7 +16,7 @@ from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Play, Redeal
 from ..scoring import CATEGORIES, HandResult
 
-__all__ = ["Words", "capital"]
+__all__ = ["Words", "capital", "computer_names"]
 
 _PAD_KEYS: Final[Mapping[str, str]] = {
     "cards": message_key("play.pad.cards"),
@@ -27,6 +27,34 @@ _PAD_KEYS: Final[Mapping[str, str]] = {
     "sweeps": message_key("play.pad.sweeps"),
 }
 """The score pad's row label of each scoring category."""
+
+
+def computer_names(
+    levels: Sequence[str | None], language: str, *, with_level: bool = True
+) -> dict[int, str]:
+    """The name of each computer seat, by seat: "Computer (medium)" when it is the only one,
+    "Computer 1 (medium)", "Computer 2 (hard)"... numbered in seat order when there are more,
+    so that turn and move lines say which one. ``with_level=False`` leaves the level out.
+
+    >>> computer_names([None, "hard", "hard"], "en")
+    {1: 'Computer 1 (hard)', 2: 'Computer 2 (hard)'}
+    >>> computer_names([None, "easy"], "de", with_level=False)
+    {1: 'Computer'}
+    """
+    seats = [seat for seat, level in enumerate(levels) if level is not None]
+    names: dict[int, str] = {}
+    for number, seat in enumerate(seats, start=1):
+        level = level_name(levels[seat] or "", language)
+        if len(seats) == 1:
+            if with_level:
+                names[seat] = text("seat.computer", language, level=level)
+            else:
+                names[seat] = text("seat.computer_short", language)
+        elif with_level:
+            names[seat] = text("seat.computer_number", language, number=number, level=level)
+        else:
+            names[seat] = text("seat.computer_number_short", language, number=number)
+    return names
 
 
 class Words:
@@ -45,6 +73,7 @@ class Words:
         self.sides = tuple(tuple(side) for side in sides)
         self.levels = tuple(levels)
         self.you = you
+        self._computers = computer_names(self.levels, language, with_level=False)
 
     def text(self, key: str, **params: object) -> str:
         """A message in the reader's language."""
@@ -69,6 +98,21 @@ class Words:
         shown = sorted(cards)
         return ", ".join(map(self.card, shown)) if shown else self.text("play.nothing")
 
+    def card_list(self, cards: Iterable[Card]) -> str:
+        """Cards as a sentence says them: "6♦, 2♥ and 4♣"."""
+        names = [self.card(card) for card in sorted(cards)]
+        if len(names) < 2:
+            return names[0] if names else self.text("play.nothing")
+        return self.text("play.and", first=", ".join(names[:-1]), last=names[-1])
+
+    def move_phrase(self, move: Move) -> str:
+        """A move in words, for a sentence about it: "3♦ taking 6♦, 2♥ and 4♣"."""
+        if move.captures:
+            return self.text(
+                "play.take", card=self.card(move.card), cards=self.card_list(move.captures)
+            )
+        return self.text("play.drop", card=self.card(move.card))
+
     def move(self, move: Move, sweep: bool = False) -> str:
         if move.captures:
             taken = " + ".join(self.card(c) for c in sorted(move.captures))
@@ -80,7 +124,12 @@ class Words:
     # -- seats and sides
 
     def seat(self, seat: int) -> str:
-        return self.text("play.you") if seat == self.you else self.text("play.seat", seat=seat)
+        """The person ("you"), a computer's name ("Computer 2"), or "seat 3"."""
+        if seat == self.you:
+            return self.text("play.you")
+        if seat in self._computers:
+            return self._computers[seat]
+        return self.text("play.seat", seat=seat)
 
     def side(self, side: int) -> str:
         seats = self.sides[side]
@@ -98,7 +147,7 @@ class Words:
         )
 
     def played(self, seat: int, move: Move, sweep: bool) -> str:
-        """One line for a move: "You play ...", "seat 1 (medium) plays ..."."""
+        """One line for a move: "You play ...", "Computer 1 (medium) plays ..."."""
         words = self.move(move, sweep)
         if seat == self.you:
             return self.text("play.you_play", move=words)
@@ -142,7 +191,12 @@ class Words:
             )
             lines.append(capital(line))
         lines.append(self.text("play.hand_over", number=number + 1))
-        lines.append(self.text("play.pad_title", number=number + 1))
+        return lines + self.score_pad(number, result, totals)
+
+    def score_pad(self, number: int, result: HandResult, totals: Sequence[int]) -> list[str]:
+        """One hand's score pad: its title, every category per side, the hand's points and
+        the match totals after it."""
+        lines = [self.text("play.pad_title", number=number + 1)]
         names = [self.side(i) for i in range(len(self.sides))]
         rows: list[tuple[str, Sequence[int]]] = [
             (label, result.breakdown[category])

@@ -26,9 +26,11 @@ from ..ai.coach import Coach, MoveAdvice
 from ..cards import Card, DeckStyle
 from ..cheatsheet import cheat_sheet_lines
 from ..errors import IllegalMoveError
-from ..messages import level_name
+from ..explanation import explain_hand
+from ..messages import Message
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from ..play.render import Words, computer_names
 from ..play.session import Played, Session, SessionError
 from ..play.storage import Storage
 from .texts import t, tn
@@ -38,6 +40,7 @@ from .widgets import (
     ScorePadScreen,
     card_text,
     cards_text,
+    explanation_table,
     fill,
     move_text,
     plain_text,
@@ -103,6 +106,11 @@ class EscobaApp(App[None]):
         self.deck_style: DeckStyle = session.deck
         self.language = session.language
         self.pace = pace
+        self.words = Words(
+            session.deck, session.language, self.game.sides, session.levels, you=self.person
+        )
+        self._computers = computer_names(session.levels, session.language)
+        self._computers_short = computer_names(session.levels, session.language, with_level=False)
         self.coach = coach if coach is not None else Coach(seed=_seat_seed(session.seed, 0))
         self.observation: Observation = session.observation()
         self.choosing: list[Move] = []
@@ -121,13 +129,18 @@ class EscobaApp(App[None]):
         return t(key, self.language, **params)
 
     def seat_name(self, seat: int) -> str:
-        level = self.session.levels[seat]
-        if level is None:
-            return self.tr("tui.you") if seat == self.person else self.tr("tui.seat", seat=seat)
-        return self.tr("tui.seat_level", seat=seat, level=level_name(level, self.language))
+        """The person ("You"), or a computer seat's name with its level: "Computer 2 (hard)"."""
+        if seat in self._computers:
+            return self._computers[seat]
+        return self.short_seat_name(seat)
 
     def short_seat_name(self, seat: int) -> str:
-        return self.tr("tui.you") if seat == self.person else self.tr("tui.seat", seat=seat)
+        """The person ("You"), "Computer 2" ("Computer" when there is one), or "Seat 3"."""
+        if seat == self.person:
+            return self.tr("tui.you")
+        if seat in self._computers_short:
+            return self._computers_short[seat]
+        return self.tr("tui.seat", seat=seat)
 
     def side_names(self) -> list[str]:
         return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]
@@ -141,7 +154,7 @@ class EscobaApp(App[None]):
     def move_text(self, seat: int, move: Move, sweep: bool = False) -> Text:
         # The person's own moves take the second person's verb forms ("You drop").
         return move_text(
-            self.short_seat_name(seat),
+            self.seat_name(seat),
             move,
             sweep,
             mine=seat == self.person,
@@ -417,9 +430,18 @@ class EscobaApp(App[None]):
         for advice in costly:
             line = Text("• ")
             line.append_text(self.move_text(self.person, advice.move))
-            line.append(": " + advice.text(self.language))
+            line.append(": " + self.advice_text(advice))
             lines.append(line)
         return lines
+
+    def advice_text(self, advice: MoveAdvice) -> str:
+        """The coach's words on a move, a better move named in the player's deck and
+        language ("3♦ taking 6♦, 2♥ and 4♣"), never in the engine's notation."""
+        verdict = advice.verdict
+        best = verdict.params.get("best")
+        if isinstance(best, Move):
+            verdict = Message(verdict.key, {**verdict.params, "best": self.words.move_phrase(best)})
+        return " ".join(m.text(self.language) for m in (verdict, *advice.reasons))
 
     def _open_score_pad(self, resume: bool = False, review: int | None = None) -> None:
         footer = ""
@@ -428,8 +450,20 @@ class EscobaApp(App[None]):
         if review is None and self.game.results:
             review = len(self.game.results) - 1
         lines = self.review_lines(review) if review is not None else []
+        explanation = None
+        if review is not None:
+            why = explain_hand(self.game.results[review], self.rules)
+            explanation = explanation_table(
+                why, review, self.side_names(), self.deck_style, self.language
+            )
         screen = ScorePadScreen(
-            self.game.results, self.side_names(), self.rules, self.language, footer, lines
+            self.game.results,
+            self.side_names(),
+            self.rules,
+            self.language,
+            footer,
+            lines,
+            explanation,
         )
         self.push_screen(screen, callback=self._resume if resume else None)
 
@@ -461,7 +495,9 @@ class EscobaApp(App[None]):
         if self.modal_open:
             return
         self.push_screen(
-            CheatSheetScreen(cheat_sheet_lines(self.rules, language=self.language), self.language)
+            CheatSheetScreen(
+                cheat_sheet_lines(self.rules, self.language, self.deck_style), self.language
+            )
         )
 
     def action_hint(self) -> None:
@@ -478,4 +514,4 @@ class EscobaApp(App[None]):
             shown = self.card(move.card) + Text(": ") + shown
         else:
             shown = self._fill("tui.drop_option", card=self.card(move.card))
-        self._say(self.tr("tui.hint", move=shown.plain, why=best.text(self.language)))
+        self._say(self.tr("tui.hint", move=shown.plain, why=self.advice_text(best)))

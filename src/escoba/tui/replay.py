@@ -17,11 +17,11 @@ from textual.widgets import Static
 
 from ..cards import Card, DeckStyle
 from ..game import Game
-from ..messages import level_name
 from ..moves import Move
 from ..observation import InitialSweep, Play, Redeal, TakeBack
+from ..play.render import computer_names
 from ..records import TAKE_BACK, replay
-from .texts import t, tn
+from .texts import UI_LANGUAGES, t, tn
 from .widgets import card_text, cards_text, fill, move_text, plain_text
 
 __all__ = ["ReplayApp", "Step", "replay_steps"]
@@ -176,6 +176,9 @@ class ReplayApp(App[None]):
         self.person = person
         self.deck: DeckStyle = deck
         self.language = language
+        shown = language if language in UI_LANGUAGES else "en"
+        self._computers = computer_names(self.levels, shown)
+        self._computers_short = computer_names(self.levels, shown, with_level=False)
         self.steps = replay_steps(game)
         # Moves standing in each hand: a move taken back and its take back count for none.
         self.hand_moves = [
@@ -190,11 +193,12 @@ class ReplayApp(App[None]):
         return t(key, self.language, **params)
 
     def seat_name(self, seat: int, long: bool = False) -> str:
+        """The person ("You"), "Computer 2" ("Computer 2 (hard)" when ``long``), or "Seat 3"."""
         if seat == self.person:
             return self.tr("tui.you")
-        level = self.levels[seat] if seat < len(self.levels) else None
-        if long and level is not None:
-            return self.tr("tui.seat_level", seat=seat, level=level_name(level, self.language))
+        names = self._computers if long else self._computers_short
+        if seat in names:
+            return names[seat]
         return self.tr("tui.seat", seat=seat)
 
     def side_names(self) -> list[str]:

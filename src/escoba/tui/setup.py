@@ -15,6 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ..ai import LEVELS
@@ -25,7 +26,7 @@ from ..messages import deck_name, level_name
 from ..rules import BOOL_OPTIONS, RULESETS, RuleSet
 from .texts import UI_LANGUAGES, t
 
-__all__ = ["BOOL_OPTIONS", "SetupApp", "SetupChoice", "run_setup"]
+__all__ = ["BOOL_OPTIONS", "OptionBox", "SetupApp", "SetupChoice", "run_setup"]
 
 
 _LABEL_KEYS: Final = {
@@ -48,6 +49,16 @@ _OPTION_KEYS: Final = {
     "big_wins": message_key("tui.opt.big_wins"),
 }
 """The message key of each yes-or-no option's label (``escoba.rules.BOOL_OPTIONS``)."""
+
+
+class OptionBox(Checkbox):
+    """A check box that shows its state in text, "[x]" or "[ ]": read the same on a
+    monochrome terminal, where Textual's own box tells on from off by colour only."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.assemble("[", "x" if self.value else " ", "]")
+
 
 MAX_OPPONENTS: Final = 3
 DEFAULT_LEVEL: Final = "medium"
@@ -136,7 +147,7 @@ class SetupApp(App[SetupChoice | None]):
                 yield Input(str(rules.win_by), type="integer", compact=True, id="win_by")
             with Grid(id="options"):
                 for name in BOOL_OPTIONS:
-                    yield Checkbox(value=bool(getattr(rules, name)), compact=True, id=name)
+                    yield OptionBox(value=bool(getattr(rules, name)), compact=True, id=name)
             with Horizontal(classes="row"):
                 yield Static(id="label-players", classes="label")
                 yield Select(
@@ -147,7 +158,7 @@ class SetupApp(App[SetupChoice | None]):
                     id="players",
                 )
                 yield Static(classes="gap")
-                yield Checkbox(
+                yield OptionBox(
                     value=first.partnerships and first.players == 4,
                     compact=True,
                     id="partnerships",

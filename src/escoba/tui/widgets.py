@@ -18,6 +18,7 @@ from textual.widgets import Static
 from ..cards import Card, DeckStyle, Suit, card_name
 from ..catalogue import message_key
 from ..cheatsheet import sevens_label
+from ..explanation import HandExplanation
 from ..moves import Move
 from ..rules import RuleSet
 from ..scoring import CATEGORIES, HandResult
@@ -30,6 +31,7 @@ __all__ = [
     "ScorePadScreen",
     "card_text",
     "cards_text",
+    "explanation_table",
     "fill",
     "move_text",
     "plain_text",
@@ -148,8 +150,15 @@ class _Modal(ModalScreen[None]):
                 yield from self._body
             yield Static(self._help, classes="help", markup=False)
 
+    OPENS_AT_END = True
+    """Whether the modal opens scrolled to its end (the score pad: the last hand's review)."""
+
     def on_mount(self) -> None:
-        self.query_one(VerticalScroll).scroll_end(animate=False)
+        body = self.query_one(VerticalScroll)
+        if self.OPENS_AT_END:
+            body.scroll_end(animate=False)
+        else:
+            body.scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -204,6 +213,62 @@ def score_tables(
     return tables
 
 
+def explanation_table(
+    why: HandExplanation,
+    number: int,
+    side_names: Sequence[str],
+    style: DeckStyle,
+    language: str,
+) -> Table:
+    """The counts behind a hand's score, side by side: cards and coins taken, the seven of
+    coins, the sevens or each suit's best card (with the primiera's sum), sweeps; under it,
+    the leftovers and who took them."""
+    table = Table(
+        title=t("tui.why.title", language, n=number + 1), title_justify="left", expand=False
+    )
+    table.add_column("")
+    for name in side_names:
+        table.add_column(name, justify="right")
+
+    def named(cards: Sequence[Card]) -> Text:
+        if not cards:
+            return Text("–", style="dim")
+        return cards_text(cards, style, language, " ")
+
+    sides = why.sides
+    table.add_row(t("tui.why.cards", language), *(str(side.cards) for side in sides))
+    table.add_row(t("tui.why.coins", language), *(str(side.coins) for side in sides))
+    seven = Card.parse("7d")
+    table.add_row(
+        t("tui.why.seven_of_coins", language),
+        *(named([seven] if side.seven_of_coins else []) for side in sides),
+    )
+    if why.sevens_mode in ("sevens", "none"):
+        table.add_row(t("tui.why.sevens", language), *(named(side.sevens) for side in sides))
+    else:
+        # Setenta compares these best first, card by card; primiera adds up their points.
+        table.add_row(t("tui.why.best", language), *(named(side.ranked_best) for side in sides))
+    if why.sevens_mode == "primiera":
+        table.add_row(
+            t("tui.why.primiera", language),
+            *(
+                "+".join(str(p) for p in sorted(side.best_points, reverse=True) if p)
+                + f" = {side.primiera}"
+                for side in sides
+            ),
+        )
+    table.add_row(t("tui.why.sweeps", language), *(str(side.sweeps) for side in sides))
+    if why.leftovers and why.last_capturer_side is not None:
+        table.caption = t(
+            "tui.why.leftovers",
+            language,
+            cards=" ".join(card_name(card, style, language) for card in why.leftovers),
+            name=side_names[why.last_capturer_side],
+        )
+        table.caption_justify = "left"
+    return table
+
+
 class ScorePadScreen(_Modal):
     """Every scoring category per side for each finished hand, and the running totals;
     then the review of the person's costly moves of the last hand, and who won."""
@@ -218,11 +283,14 @@ class ScorePadScreen(_Modal):
         language: str,
         footer: str = "",
         review: Sequence[Text] = (),
+        explanation: Table | None = None,
     ) -> None:
         tables = score_tables(results, side_names, rules, language)
         body: list[Static] = [Static(table, classes="hand-score") for table in tables]
         if not body:
             body.append(Static(t("tui.no_hands", language), markup=False))
+        if explanation is not None:
+            body.append(Static(explanation, id="explanation"))
         if review:
             body.append(Static(Text("\n").join(review), id="review"))
         if footer:
@@ -235,6 +303,7 @@ class CheatSheetScreen(_Modal):
     """The rules cheat sheet of the match's rule set."""
 
     BINDINGS = [Binding("r", "close", show=False)]  # noqa: RUF012
+    OPENS_AT_END = False  # the rules read from the top: the card values come first
 
     def __init__(self, lines: Sequence[str], language: str) -> None:
         body = [Static(Text("\n".join(lines)), id="cheat-sheet")]
