@@ -45,7 +45,8 @@ LOCALE: Final = ROOT / "src" / "escoba" / "locale"
 DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
-    "common", "error", "game", "history", "language", "lobby", "nav", "replay", "rules", "scorepad",
+    "common", "error", "game", "history", "language", "learn", "lobby", "nav", "replay", "rules",
+    "scorepad",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 

@@ -44,7 +44,7 @@ from ..rules import (
     RuleSet,
     preset_name,
 )
-from . import history, scorepad_api, texts_api
+from . import history, scorepad_api, texts_api, tutorial_api
 from .connections import RATE_PER_SECOND, Connection
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
@@ -80,6 +80,7 @@ PAGES: Final = {
     "/": "index.html",
     "/history": "history.html",
     "/scorepad": "scorepad.html",
+    "/learn": "learn.html",
 }
 
 # A page may use only our own scripts and styles: a nickname can never become a script.
@@ -191,6 +192,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.include_router(scorepad_api.router)
     app.include_router(texts_api.router)
+    app.include_router(tutorial_api.router)
 
     # -- API
 

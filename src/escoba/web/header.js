@@ -11,6 +11,7 @@ export function mountHeader(container) {
       <a href="/" data-i18n="common.play"></a>
       <a href="/history" data-i18n="common.finished_matches"></a>
       <a href="/scorepad" data-i18n="common.scorepad"></a>
+      <a href="/learn" data-i18n="learn.link"></a>
     </nav>
     <label class="picker"><span data-i18n="nav.language"></span>
       <select id="language-picker" name="language"></select></label>
