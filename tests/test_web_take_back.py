@@ -9,9 +9,26 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from web_browser import Server, sit_down, two_person_room
+from web_browser import Server
 
 TIMEOUT = 20_000  # ms
+
+
+def seated(page: Any, server: Server, seats: list[str]) -> dict[str, Any]:
+    """A new room with these seats, Ana in the first person seat, open in ``page`` with her
+    ticket (kept in the browser's storage, as the lobby keeps it): her ticket."""
+    made = httpx.post(server.url + "/api/rooms", json={"nickname": "Ana", "seats": seats})
+    assert made.status_code == 201, made.text
+    ticket: dict[str, Any] = made.json()
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+        [f"escoba.ticket.{ticket['room']}", {**ticket, "nickname": "Ana", "at": 1}],
+    )
+    page.goto(server.url + ticket["invite"])
+    page.locator("[data-testid=status][data-state=connected]").wait_for(timeout=TIMEOUT)
+    page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
+    return ticket
 
 
 def hand(page: Any) -> list[str]:
@@ -20,12 +37,7 @@ def hand(page: Any) -> list[str]:
 
 
 def test_take_back_gives_the_card_back_and_the_turn(page: Any, server: Server) -> None:
-    made = httpx.post(
-        server.url + "/api/rooms", json={"nickname": "Ana", "seats": ["person", "beginner"]}
-    )
-    assert made.status_code == 201, made.text
-    ticket = made.json()
-    sit_down(page, server, ticket["room"], ticket["seat"], ticket["token"])
+    ticket = seated(page, server, ["person", "beginner"])
     button = page.get_by_test_id("take-back")
     expect(button).to_be_visible()
     expect(button).to_have_text("Take back")
@@ -58,7 +70,5 @@ def test_take_back_gives_the_card_back_and_the_turn(page: Any, server: Server) -
 
 
 def test_no_take_back_between_friends(page: Any, server: Server) -> None:
-    room, tokens = two_person_room(server)
-    seat, token = next(iter(tokens.items()))
-    sit_down(page, server, room, seat, token)
+    seated(page, server, ["person", "person"])
     expect(page.get_by_test_id("take-back")).to_be_hidden()
