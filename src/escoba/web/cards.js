@@ -51,6 +51,14 @@ function cornerLabel(rankIndex, style, language) {
   return rankIndex >= 7 ? faceLetters(language)[rankIndex - 7] : RANKS[rankIndex];
 }
 
+// A suit's own word in the Spanish or Italian deck ("oros", "denari"); null for French cards,
+// whose suits are named in the reader's language.
+export function suitWord(suit, style) {
+  checkStyle(style);
+  if (!SUITS.includes(suit)) throw new Error(`bad suit ${suit}`);
+  return style === "french" ? null : SUIT_NAMES[style][suit];
+}
+
 export function cardName(card, style = "french", language = "en") {
   checkCard(card);
   checkStyle(style);

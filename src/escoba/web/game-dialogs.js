@@ -1,13 +1,15 @@
-// The dialogs of the game screen: the score pad (one hand's breakdown and the running totals)
-// and the rules cheat sheet (from the server, in the chosen language).
+// The dialogs of the game screen: the score pad (one hand's score explained, category by
+// category, with each side's captured cards on demand, and the running totals) and the rules
+// cheat sheet (from the server, in the chosen language).
 
 import { t } from "./i18n.js";
 import { deckStyle, language } from "./prefs.js";
-import { api, categoryName, errorText } from "./rooms.js";
-import { sideName } from "./game-names.js";
+import { api, errorText } from "./rooms.js";
+import { seatName, sideName, sideOf } from "./game-names.js";
 import { element } from "./game-view.js";
+import { showPiles } from "./game-log.js";
+import { explainedTable } from "./score-explained.js";
 
-const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
 const byId = (id) => document.getElementById(id);
 
 function openDialog(dialog) {
@@ -40,31 +42,6 @@ function headRow(room, mySeat, first) {
     row.append(cell);
   });
   return row;
-}
-
-function breakdownTable({ room, match }, result) {
-  const table = element("table", "grid breakdown");
-  const head = element("thead");
-  head.append(headRow(room, match.seat, ""));
-  const body = element("tbody");
-  const info = element("tr", "info");
-  info.append(element("th", "", t("common.cards_taken")), ...result.cards.map((n) => element("td", "", String(n))));
-  body.append(info);
-  const keys = [...CATEGORIES.filter((key) => key in result.breakdown), ...Object.keys(result.breakdown).filter((key) => !CATEGORIES.includes(key))];
-  for (const key of keys) {
-    const row = element("tr");
-    row.dataset.category = key;
-    const label = element("th", "", categoryName(key, room.rules));
-    label.scope = "row";
-    row.append(label);
-    for (const points of result.breakdown[key]) row.append(element("td", points ? "scored" : "zero", points ? String(points) : "–"));
-    body.append(row);
-  }
-  const sum = element("tr", "sum");
-  sum.append(element("th", "", t("common.hand_points")), ...result.points.map((n) => element("td", "", String(n))));
-  body.append(sum);
-  table.append(head, body);
-  return table;
 }
 
 function runningTable({ room, match }) {
@@ -101,7 +78,15 @@ export function showScorepad(state, overBox, index = state.match.results.length 
   const parts = [];
   if (result) {
     byId("scorepad-title").textContent = t("common.hand_over", { n: index + 1 });
-    parts.push(breakdownTable(state, result));
+    const { room } = state;
+    // Each category with the counts behind it, and each side's captured cards on demand.
+    parts.push(explainedTable(result, {
+      rules: room.rules,
+      names: room.sides.map((_, side) => sideName(room, side, match.seat)),
+      mine: sideOf(room, match.seat),
+      seatName: (seat) => seatName(room, seat, match.seat),
+      onPile: (side) => showPiles(state, { index, side }),
+    }));
     parts.push(element("h3", "", t("game.running_totals", { n: state.room.rules?.target_score ?? "?" })));
     parts.push(runningTable(state));
   } else {

@@ -14,7 +14,9 @@
 //   hint-button, hint-text      ask the coach / its answer (the best card is marked .hinted)
 //   take-back                   take back your last move of this hand (shown only where every
 //                               other seat is a computer; enabled when you have one to take back)
-//   scorepad-button, scorepad-dialog, scorepad-close
+//   scorepad-button, scorepad-dialog, scorepad-close (the score explained: score-explained.js)
+//   log-button, log-dialog, piles-button, piles-dialog   the hand's log, the captured cards
+//                               (key l, key p; see game-log.js)
 //   rules-button, rules-dialog
 //   invite-link                 <a> whose text and href are the full invite URL
 //   turn-indicator (data-seat)  whose turn it is (data-seat empty when nobody's)
@@ -41,6 +43,7 @@ import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
+import { noteState, redraw as redrawLog, showLog, showPiles } from "./game-log.js";
 import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
 import { playSound, wakeSound } from "./sound.js";
 
@@ -271,6 +274,7 @@ function receiveState(message) {
     ui.choice = null;
   }
   draw();
+  noteState(previous, message, state);
   announceState(previous, message);
   if (previous) eventEffects(previous, message);
   if (before && message.event) board.animate(message.event, before, state.room);
@@ -465,7 +469,7 @@ function onKey(event) {
     return;
   }
   const action = {
-    h: askHint, r: () => showRules(roomId), s: () => showScorepad(state, overBox),
+    h: askHint, r: () => showRules(roomId), s: () => showScorepad(state, overBox), l: () => showLog(state), p: () => showPiles(state),
   }[key.toLowerCase()];
   if (action) {
     event.preventDefault();
@@ -549,6 +553,7 @@ function retranslate() {
   draw();
   if (byId("scorepad-dialog").open && state) showScorepad(state, overBox);
   if (byId("rules-dialog").open) showRules(roomId);
+  redrawLog(state);
   if (ui.hint && myTurn()) askHint(); // the coach's words again, in the new language
   if (!byId("join-view").hidden && byId("play-view").hidden && !socket) showJoin();
 }
@@ -566,6 +571,10 @@ function start() {
   byId("scorepad-dialog").addEventListener("close", scorepadClosed);
   byId("rules-button").addEventListener("click", () => showRules(roomId));
   byId("rules-close").addEventListener("click", () => closeDialog(byId("rules-dialog")));
+  byId("log-button").addEventListener("click", () => showLog(state));
+  byId("log-close").addEventListener("click", () => closeDialog(byId("log-dialog")));
+  byId("piles-button").addEventListener("click", () => showPiles(state));
+  byId("piles-close").addEventListener("click", () => closeDialog(byId("piles-dialog")));
   byId("rematch-button").addEventListener("click", rematch);
   byId("take-back").addEventListener("click", takeBack);
   byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));

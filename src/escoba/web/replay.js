@@ -29,9 +29,9 @@ import { mountHeader } from "./header.js";
 import { el, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
-import { ApiError, api, categoryName, presetName } from "./rooms.js";
+import { ApiError, api, presetName } from "./rooms.js";
+import { explainedTable } from "./score-explained.js";
 
-const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
 const BASE_DELAY = 1100; // milliseconds a position stays at 1× autoplay
 const HAND_END_PAUSE = 3; // a hand's end stays this many times longer, to read its score
 const PLAY_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 4v16l13-8z"/></svg>';
@@ -209,20 +209,6 @@ function renderScores(step) {
   }));
 }
 
-function shownCategories(result) {
-  const rules = state.data.rules ?? {};
-  const breakdown = result.breakdown ?? {};
-  const usual = CATEGORIES.filter((category) => category in breakdown);
-  const others = Object.keys(breakdown).filter((category) => !CATEGORIES.includes(category));
-  return [...usual, ...others].filter((category) => {
-    const scored = list(breakdown[category]).some((points) => points);
-    if (scored) return true;
-    if (category === "sevens") return rules.sevens !== "none";
-    if (category === "all_sevens") return Boolean(rules.all_sevens_bonus);
-    return true;
-  });
-}
-
 function scoreTable(rows, header) {
   const head = el("tr", {}, el("th", { scope: "col", text: header[0] }),
     ...header.slice(1).map((text, side) => el("th", { scope: "col", class: `side-${side}`, text })));
@@ -244,13 +230,10 @@ function renderResult(step) {
   }
   const result = results[results.length - 1];
   const names = state.sides.map((seats) => sideName(state.data.names, seats, state.data.levels));
-  const rows = [
-    { title: t("common.cards_taken"), values: list(result.cards), className: "info" },
-    ...shownCategories(result).map((category) => ({ title: categoryName(category, state.data.rules), values: list(result.breakdown[category]) })),
-    { title: t("common.hand_points"), values: list(result.points), className: "sum" },
-    { title: t("replay.result.total"), values: list(step.totals), className: "sum total" },
-  ];
-  const parts = [el("h2", { text: t("common.hand_over", { n: results.length }) }), scoreTable(rows, ["", ...names])];
+  // The same explained score as the game's score pad: each category with its counts.
+  const explained = explainedTable(result, { rules: state.data.rules ?? {}, names, seatName: name });
+  const totalRow = [{ title: t("replay.result.total"), values: list(step.totals), className: "sum total" }];
+  const parts = [el("h2", { text: t("common.hand_over", { n: results.length }) }), explained, scoreTable(totalRow, ["", ...names])];
   if (last) {
     const totals = list(step.totals);
     const winner = Number.isInteger(state.data.winner) ? state.data.winner : leader(totals);
