@@ -313,6 +313,17 @@ def test_plain_mode_score_pad_after_a_hand_and_in_spanish() -> None:
     assert at_end[-1].split()[0] == "total" and len(at_end) == 9
 
 
+def test_plain_mode_explains_the_hand_after_its_score_pad() -> None:
+    out = plain("1\n" * 18)
+    explained = out.split("Hand 1: what each side took\n")[1]
+    cards = re.search(r"^  Cards taken: you: (\d+); Computer: (\d+)\.$", explained, re.M)
+    coins = re.search(r"^  Coins: you: (\d+); Computer: (\d+)\.$", explained, re.M)
+    assert cards and coins
+    assert int(cards[1]) + int(cards[2]) == 40 and int(coins[1]) + int(coins[2]) == 10
+    assert re.search(r"^  Seven of coins: you: (7♦|–); Computer: (7♦|–)\.$", explained, re.M)
+    assert "  Best card of each suit: you: " in explained and "  Sweeps: you: " in explained
+
+
 def test_plain_mode_prints_each_hand_heading_once() -> None:
     out = plain("1\n" * 60)
     assert out.count("Hand 1. Dealer") == 1

@@ -15,6 +15,7 @@ from typing import ClassVar, TextIO
 
 from ..ai.coach import Coach
 from ..cheatsheet import cheat_sheet_lines, cheat_sheet_title
+from ..explanation import explain_hand
 from ..observation import Play
 from ..rules import preset_name
 from .render import Words, capital
@@ -226,6 +227,8 @@ class PlainGame:
             number = played.hand_number
             # The hand just ended is the last result: the match totals are the running ones.
             for line in w.hand_end(number, game.results[number], game.totals):
+                self.say(line)
+            for line in w.explanation(number, explain_hand(game.results[number], game.rules)):
                 self.say(line)
             if not game.is_over():
                 self.opening()

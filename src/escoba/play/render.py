@@ -11,6 +11,7 @@ from typing import Final
 
 from ..cards import Card, DeckStyle, card_name
 from ..catalogue import message_key, plural, text
+from ..explanation import HandExplanation
 from ..messages import level_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Play, Redeal
@@ -214,6 +215,45 @@ class Words:
         for label, values in rows:
             cells = "".join(f"  {v:>{w}}" for v, w in zip(values, widths, strict=True))
             lines.append(f"  {label:<{first}}{cells}")
+        return lines
+
+    def explanation(self, number: int, why: HandExplanation) -> list[str]:
+        """What each side took, behind the hand's points: one line per count (cards, coins,
+        the seven of coins, the sevens or each suit's best card, the primiera, sweeps)."""
+
+        def row(label_key: str, values: Sequence[object]) -> str:
+            shown = "; ".join(
+                self.text("play.score_of", side=self.side(side), points=value)
+                for side, value in enumerate(values)
+            )
+            return "  " + self.text("play.why.row", label=self.text(label_key), values=shown)
+
+        def named(cards: Sequence[Card]) -> str:
+            return ", ".join(map(self.card, cards)) if cards else "–"
+
+        sides = why.sides
+        seven = Card.parse("7d")
+        lines = [self.text("tui.why.title", n=number + 1)]
+        lines.append(row("tui.why.cards", [side.cards for side in sides]))
+        lines.append(row("tui.why.coins", [side.coins for side in sides]))
+        lines.append(
+            row(
+                "tui.why.seven_of_coins",
+                [named([seven] if s.seven_of_coins else []) for s in sides],
+            )
+        )
+        if why.sevens_mode in ("sevens", "none"):
+            lines.append(row("tui.why.sevens", [named(side.sevens) for side in sides]))
+        else:
+            lines.append(row("tui.why.best", [named(side.ranked_best) for side in sides]))
+        if why.sevens_mode == "primiera":
+            sums = [
+                "+".join(str(p) for p in sorted(side.best_points, reverse=True) if p)
+                + f" = {side.primiera}"
+                for side in sides
+            ]
+            lines.append(row("tui.why.primiera", sums))
+        lines.append(row("tui.why.sweeps", [side.sweeps for side in sides]))
         return lines
 
     def category_labels(self) -> list[str]:

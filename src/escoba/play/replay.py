@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from ..cards import Card, DeckStyle
 from ..errors import RecordError
+from ..explanation import explain_hand
 from ..game import Game
 from ..observation import Deal
 from ..rules import preset_name
@@ -82,6 +83,7 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
             result = results[number]
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
             yield from w.hand_end(number, result, totals)
+            yield from w.explanation(number, explain_hand(result, game.rules))
         else:
             yield w.text("replay.unfinished")
     yield ""

@@ -233,7 +233,7 @@ def explanation_table(
     def named(cards: Sequence[Card]) -> Text:
         if not cards:
             return Text("–", style="dim")
-        return cards_text(cards, style, language, " ")
+        return cards_text(cards, style, language, ", ")
 
     sides = why.sides
     table.add_row(t("tui.why.cards", language), *(str(side.cards) for side in sides))
@@ -262,7 +262,7 @@ def explanation_table(
         table.caption = t(
             "tui.why.leftovers",
             language,
-            cards=" ".join(card_name(card, style, language) for card in why.leftovers),
+            cards=", ".join(card_name(card, style, language) for card in why.leftovers),
             name=side_names[why.last_capturer_side],
         )
         table.caption_justify = "left"
