@@ -8,11 +8,12 @@ for the next step, ``p`` for the one before, ``q`` to stop. The end of input sto
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Annotated
 
 import typer
 
-from ..cards import Card, DeckStyle, card_name
-from ..catalogue import text
+from ..cards import DECK_STYLES, Card, DeckStyle, card_name
+from ..catalogue import LANGUAGES, text
 from ..moves import Move
 from ..tutorial import (
     LESSONS,
@@ -26,15 +27,39 @@ from ..tutorial import (
     step_text,
 )
 from . import app, full_screen
-from .options import Deck, Language, Plain
+from .options import Plain, parse_deck, parse_language
 
 __all__ = ["TABLE_LETTERS", "learn_command", "plain_tutorial"]
 
 TABLE_LETTERS = "abcde"
 
 
+LearnDeck = Annotated[
+    DeckStyle | None,
+    typer.Option(
+        "--deck",
+        metavar="STYLE",
+        parser=parse_deck,
+        help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
+        show_default=False,
+    ),
+]
+LearnLanguage = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        metavar="LANG",
+        parser=parse_language,
+        help=f"Language of the lessons: {', '.join(LANGUAGES)} (default: en).",
+        show_default=False,
+    ),
+]
+
+
 @app.command("learn")
-def learn_command(plain: Plain = False, deck: Deck = None, language: Language = None) -> None:
+def learn_command(
+    plain: Plain = False, deck: LearnDeck = None, language: LearnLanguage = None
+) -> None:
     """Learn to play: lessons on adding up to 15, sweeps, the forced capture, the cards left
     on the table, scoring and a few tips, one step at a time."""
     deck_style: DeckStyle = deck or "french"

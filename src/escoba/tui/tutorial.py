@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Grid
 from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Static
@@ -60,8 +60,10 @@ class TutorialScreen(Screen[None]):
     TutorialScreen { layout: vertical; padding: 0 1; }
     #progress { text-style: bold; }
     #body { margin-bottom: 1; }
-    #table-row, #hand-row { height: 1; }
-    #table-row > Static, #hand-row > Static { width: auto; margin-right: 3; }
+    /* Three cards a line: long names (caballo de espadas) wrap onto the next line. */
+    #table-row, #hand-row { layout: grid; grid-size: 3; grid-gutter: 0 2; height: auto; }
+    .label { color: $text-muted; }
+    #table-row { margin-bottom: 1; }
     #score { height: auto; }
     #verdict { margin-top: 1; min-height: 1; }
     #verdict.right { color: $success; }
@@ -104,12 +106,12 @@ class TutorialScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="progress", markup=False)
         yield Static(id="body", markup=False)
-        with Horizontal(id="table-row"):
-            yield Static(id="table-label", markup=False)
+        yield Static(id="table-label", classes="label", markup=False)
+        with Grid(id="table-row"):
             for number, letter in enumerate(TABLE_LETTERS):
                 yield Choice("table", number, id=f"table-{letter}")
-        with Horizontal(id="hand-row"):
-            yield Static(id="hand-label", markup=False)
+        yield Static(id="hand-label", classes="label", markup=False)
+        with Grid(id="hand-row"):
             for number in range(HAND_SLOTS):
                 yield Choice("hand", number, id=f"hand-{number + 1}")
         yield Static(id="score", markup=False)
@@ -131,8 +133,8 @@ class TutorialScreen(Screen[None]):
         self.query_one("#progress", Static).update(Text(progress))
         self.query_one("#body", Static).update(Text(step_text(step, self.language, self.deck)))
         playing = step.kind == "play"
-        self.query_one("#table-row").display = playing
-        self.query_one("#hand-row").display = playing
+        for part in ("#table-label", "#table-row", "#hand-label", "#hand-row"):
+            self.query_one(part).display = playing
         if playing:
             self.show_cards()
         score = self.query_one("#score", Static)
@@ -152,7 +154,7 @@ class TutorialScreen(Screen[None]):
     def show_cards(self) -> None:
         step = self.step
         table_label = self.tr("tutorial.ui.table") + ":"
-        self.query_one("#table-label", Static).update(Text(table_label, style="dim"))
+        self.query_one("#table-label", Static).update(Text(table_label))
         for number, letter in enumerate(TABLE_LETTERS):
             slot = self.query_one(f"#table-{letter}", Choice)
             slot.display = number < len(step.table) or (number == 0 and not step.table)
@@ -163,14 +165,15 @@ class TutorialScreen(Screen[None]):
                 slot.update(shown)
             elif number == 0:
                 slot.update(Text(self.tr("tutorial.ui.empty"), style="dim"))
-        self.query_one("#hand-label", Static).update(
-            Text(self.tr("tutorial.ui.hand") + ":", style="dim")
-        )
+        self.query_one("#hand-label", Static).update(Text(self.tr("tutorial.ui.hand") + ":"))
         for number in range(HAND_SLOTS):
             slot = self.query_one(f"#hand-{number + 1}", Choice)
             slot.display = number < len(step.hand)
             if number < len(step.hand):
-                shown = Text(f"{number + 1} ", style="reverse" if number == self.card else "")
+                chosen = number == self.card
+                shown = Text(
+                    f"{'▶' if chosen else ' '} {number + 1} ", style="bold" if chosen else ""
+                )
                 shown.append_text(self.card_label(step.hand[number]))
                 slot.update(shown)
 
