@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from escoba import RULESETS
 from escoba.scorepad import HandEntry, tally
-from server_helpers import Message, RemotePeer, play_until
+from server_helpers import Message, RemotePeer
 from web_browser import Server
 
 TIMEOUT = 20_000  # ms: a computer move, a state message and an animation fit well inside
@@ -257,39 +257,3 @@ def test_score_pad_for_real_cards(page: Any, server: Server) -> None:
     error.wait_for(state="visible", timeout=TIMEOUT)
     assert error.inner_text().strip()
     assert page.get_by_test_id("hand-row-2").count() == 0
-
-
-def _finish_a_match(server: Server) -> int:
-    """A whole 2-player match (to 1 point) played through the protocol; its match id."""
-    ticket = httpx.post(
-        server.url + "/api/rooms",
-        json={"nickname": "Ana", "seats": ["person", "beginner"], "options": {"target_score": 1}},
-    ).json()
-    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}") as socket:
-        peer = RemotePeer(socket)
-        peer.join(ticket["token"])
-        play_until([peer], lambda state: state["match"]["over"])
-    listed = httpx.get(server.url + "/api/matches").json()["matches"]  # newest first
-    return int(next(m["id"] for m in listed if m["names"] == ["Ana", "beginner"]))
-
-
-def test_history_lists_a_finished_match_and_replays_it(page: Any, server: Server) -> None:
-    match_id = _finish_a_match(server)
-    page.goto(server.url + "/history")
-    row = page.locator(f"[data-testid=history-row][data-match='{match_id}']")
-    row.wait_for(timeout=TIMEOUT)
-    row.click()
-    page.wait_for_url(re.compile(rf"/replay/{match_id}"), timeout=TIMEOUT)
-    step = page.get_by_test_id("replay-step")
-    step.wait_for(timeout=TIMEOUT)
-    first = step.inner_text()
-    assert re.search(r"1\s*/\s*\d+", first)
-    # Every hand is open in a replay: both seats show their three cards at the start.
-    for seat in (0, 1):
-        hand = page.locator(f"[data-testid=replay-hand][data-seat='{seat}'] svg.card")
-        assert hand.count() == 3
-    page.get_by_test_id("replay-next").click()
-    assert page.get_by_test_id("replay-step").inner_text() != first
-    assert page.get_by_test_id("replay-event").inner_text().strip()
-    page.get_by_test_id("replay-last").click()
-    page.get_by_test_id("replay-result").wait_for(timeout=TIMEOUT)

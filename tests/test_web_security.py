@@ -130,7 +130,8 @@ def test_nicknames_in_the_lobby_the_invite_and_the_game(
 
 
 def finish_a_match(server: Server, first: str, second: str) -> int:
-    """A 2-person match to 1 point, played over the protocol; its match id."""
+    """A 2-person match to 1 point, played over the protocol and made public by its first
+    player, so that any page lists and replays it; its match id."""
     created = httpx.post(
         server.url + "/api/rooms",
         json={"nickname": first, "seats": ["person", "person"], "options": {"target_score": 1}},
@@ -146,15 +147,20 @@ def finish_a_match(server: Server, first: str, second: str) -> int:
         ana.join(ticket["token"])
         bea.join(joined["token"])
         play_until([ana, bea], lambda state: state["match"]["over"])
-    listed = httpx.get(server.url + "/api/matches").json()["matches"]
-    return int(next(match["id"] for match in listed if match["names"] == [first, second]))
+    held = {"tokens": [ticket["token"]]}
+    (match,) = httpx.post(server.url + "/api/matches/mine", json=held).json()["matches"]
+    made = httpx.put(
+        server.url + f"/api/matches/{match['id']}/public", json={**held, "public": True}
+    )
+    assert made.status_code == 200, made.text
+    return int(match["id"])
 
 
 def test_nicknames_in_the_history_and_the_replay(page: Any, server: Server) -> None:
     match_id = finish_a_match(server, SCRIPT, ENTITY)
     response = page.goto(server.url + "/history")
     assert_csp(response)
-    row = page.locator(f"[data-testid=history-row][data-match='{match_id}']")
+    row = page.locator(f"[data-testid=public-row][data-match='{match_id}']")
     row.wait_for(timeout=TIMEOUT)
     text = row.inner_text()
     assert SCRIPT in text and ENTITY in text

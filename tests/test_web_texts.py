@@ -189,7 +189,8 @@ def test_the_scripts_keep_no_texts() -> None:
     assert len(sentences) > 50
     for path in sorted(web_texts.WEB.glob("*.js")):
         source = path.read_text(encoding="utf-8")
-        assert "register(" not in source, path.name
+        # A catalogue registered by a bare register(...) call (a service worker's is fine).
+        assert not re.search(r"(?<![.\w])register\(", source), path.name
         found = sorted(text for text in sentences if text in source)
         assert not found, (path.name, found)
 

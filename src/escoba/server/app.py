@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -44,7 +44,7 @@ from ..rules import (
     RuleSet,
     preset_name,
 )
-from . import history, scorepad_api, texts_api, tutorial_api
+from . import history, offline, scorepad_api, texts_api, tutorial_api
 from .connections import RATE_PER_SECOND, Connection
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
@@ -72,6 +72,9 @@ log = logging.getLogger("escoba.server")
 
 WEB: Final = Path(str(files("escoba") / "web"))
 """The browser client's static files."""
+
+LOCALE: Final = Path(str(files("escoba") / "locale"))
+"""The gettext catalogues (the pages' texts come from them)."""
 
 CHOICES: Final = {"capture": list(CAPTURE_MODES), "sevens": list(SEVENS_MODES)}
 """The options that take one of a few words, and the words."""
@@ -189,12 +192,35 @@ def create_app(
     async def replay_page(match_id: str) -> FileResponse:
         return page("replay.html")
 
+    # -- the installable app: its manifest and its service worker (at the top, so that it
+    # looks after every page)
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(WEB / "manifest.webmanifest", media_type="application/manifest+json")
+
+    worker: list[bytes] = []  # made at the first request: it digests every page file
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        if not worker:
+            pages = {**PAGES, "/room/": "room.html", "/replay/": "replay.html"}
+            worker.append(await asyncio.to_thread(offline.service_worker, WEB, LOCALE, pages))
+        # Asked again at every visit: a new version of the pages is installed at once.
+        headers = {"Cache-Control": "no-cache"}
+        return Response(worker[0], media_type="text/javascript", headers=headers)
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.include_router(scorepad_api.router)
     app.include_router(texts_api.router)
     app.include_router(tutorial_api.router)
 
     # -- API
+
+    @app.get("/api/health")
+    async def health() -> dict[str, bool]:
+        """The server answers: the pages ask, to tell their reader whether it can be reached."""
+        return {"ok": True}
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

@@ -1,7 +1,10 @@
-// The bar at the top of every page: links, and the language and deck-style pickers.
+// The bar at the top of every page: links, and the language and deck-style pickers; below it,
+// the notice shown while the server cannot be reached (offline.js, which also registers the
+// service worker that lets the pages open without the server).
 
 import { DECK_STYLES, LANGUAGES, deckStyle, language, setDeckStyle, setLanguage } from "./prefs.js";
 import { applyTexts, capitalised, t, useLanguage } from "./i18n.js";
+import { startOffline } from "./offline.js";
 
 export function mountHeader(container) {
   container.classList.add("site-header");
@@ -9,7 +12,7 @@ export function mountHeader(container) {
     <a class="brand" href="/">escoba</a>
     <nav>
       <a href="/" data-i18n="common.play"></a>
-      <a href="/history" data-i18n="common.finished_matches"></a>
+      <a href="/history" data-i18n="common.your_matches"></a>
       <a href="/scorepad" data-i18n="common.scorepad"></a>
       <a href="/learn" data-i18n="learn.link"></a>
     </nav>
@@ -41,4 +44,5 @@ export function mountHeader(container) {
   window.addEventListener("escoba:prefs", fill);
   document.documentElement.lang = language();
   fill();
+  startOffline(container);
 }

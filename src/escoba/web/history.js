@@ -1,21 +1,42 @@
-// The history page (/history): every finished match, newest first, each linking to its replay.
+// The history page (/history): "Your matches", the finished matches in which this browser held
+// a seat, found by the seat tokens it keeps (rooms.js allTickets), with the statistics of the
+// held seats' sides (matches, wins by the opponents met, points, sweeps) and, on each, a switch
+// that makes it public; then the matches their players made public. Every row links to its
+// replay. The last list of your matches is kept in the browser, and shown while the server
+// cannot be reached.
 //
-// Also the helpers the replay viewer (replay.js) shares with it: the sides of a match and
-// their names, the finishing date, and a small DOM builder that puts every server
-// text in with textContent (nicknames are user input).
+// Also the helpers the replay viewer (replay.js) shares with it: the seat tokens to present,
+// the sides of a match and their names, the finishing date, and a small DOM builder that puts
+// every server text in with textContent (nicknames are user input).
 //
 // data-testid for browser tests:
-//   history-list    the <tbody> holding the rows
-//   history-row     one finished match (<tr>), with data-match="<match id>"; it links to /replay/<id>
-//   history-empty   the message shown when no match has finished yet
-//   history-error   the message shown when the list could not be loaded
+//   history-list    the <tbody> holding your matches
+//   history-row     one of your matches (<tr>), with data-match="<match id>"; it links to
+//                   /replay/<id>
+//   history-public  the public switch of one of your matches (a checkbox, in its row)
+//   history-stats   the statistics table; each row data-testid="stats-row", with
+//                   data-opponents="<level>|people|mixed|all"
+//   history-empty   the message shown when no match of yours has finished
+//   history-saved   the note that the list is the one last seen (the server cannot be reached)
+//   history-error   the message shown when your matches could not be loaded, or a switch failed
+//   public-list     the <tbody> holding the public matches; each row data-testid="public-row"
+//   public-empty    the message shown when no match is public
+//   public-error    the message shown when the public matches could not be loaded
 
 import { mountHeader } from "./header.js";
 import { applyTexts, t } from "./i18n.js";
 import { language } from "./prefs.js";
-import { api, levelName, presetName } from "./rooms.js";
+import { markOffline } from "./offline.js";
+import { allTickets, api, levelName, presetName } from "./rooms.js";
 
 // -- helpers shared with replay.js
+
+const MAX_TOKENS = 256; // the server takes at most this many tokens at once
+
+// The seat tokens this browser holds, the newest first: they show their matches.
+export function heldTokens() {
+  return allTickets().slice(0, MAX_TOKENS).map((ticket) => ticket.token);
+}
 
 // An element with attributes and children; strings become text nodes, never markup.
 export function el(tag, attributes = {}, ...children) {
@@ -82,10 +103,55 @@ export function leader(totals) {
 
 // -- the page
 
-let matches = null; // null while loading; an array once loaded
-let failure = null; // the message when loading failed
+const SAVED_KEY = "escoba.your_matches"; // the last list of your matches, for offline reading
 
-function row(match) {
+const page = {
+  yours: null, // {matches, total, by_opponents} once loaded
+  saved: false, // yours is the copy kept in the browser (the server could not be reached)
+  failure: null, // why your matches could not be loaded
+  publicMatches: null, // the public matches once loaded
+  publicFailure: null,
+  switchFailure: null, // why a public switch could not be turned
+};
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function save(data) {
+  try {
+    storage()?.setItem(SAVED_KEY, JSON.stringify(data));
+  } catch {
+    /* full or disabled: nothing kept */
+  }
+}
+
+function savedCopy() {
+  try {
+    const data = JSON.parse(storage()?.getItem(SAVED_KEY) ?? "null");
+    return Array.isArray(data?.matches) ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+function sidesCell(match, yourSide = null) {
+  const sides = sidesOf(match.players, match.partnerships);
+  const winner = Number.isInteger(match.winner) ? match.winner : null;
+  const players = el("span", { class: "sides" });
+  sides.forEach((seats, side) => {
+    if (side > 0) players.append(el("span", { class: "versus", text: ` ${t("common.versus")} ` }));
+    const classes = ["side", side === winner ? "won" : "", side === yourSide ? "yours" : ""];
+    players.append(el("span", { class: classes.filter(Boolean).join(" "), text: sideName(match.names, seats, match.levels) }));
+  });
+  return players;
+}
+
+function row(match, { yours = false } = {}) {
   const sides = sidesOf(match.players, match.partnerships);
   const totals = Array.isArray(match.totals) ? match.totals : [];
   const winner = Number.isInteger(match.winner) ? match.winner : null;
@@ -99,12 +165,6 @@ function row(match) {
   if (match.number > 1) details.push(t("history.match_number", { number: match.number }));
   if (details.length) game.append(el("span", { class: "details", text: details.join(" · ") }));
 
-  const players = el("span", { class: "sides" });
-  sides.forEach((seats, side) => {
-    if (side > 0) players.append(el("span", { class: "versus", text: ` ${t("common.versus")} ` }));
-    players.append(el("span", { class: side === winner ? "side won" : "side", text: sideName(match.names, seats, match.levels) }));
-  });
-
   const score = el("span", { class: "totals" });
   totals.forEach((total, side) => {
     if (side > 0) score.append(el("span", { class: "dash", text: " – " }));
@@ -116,45 +176,140 @@ function row(match) {
       ? el("span", { text: t("history.no_winner") })
       : el("span", { class: "won", text: `★ ${sideName(match.names, sides[winner], match.levels)}` }));
 
-  const tr = el("tr", { "data-testid": "history-row", "data-match": match.id },
+  const cells = [
     el("td", { class: "date", "data-label": t("history.col.date") },
       el("a", { href, text: formatDate(date), title: date ? date.toLocaleString(language()) : null })),
     game,
-    el("td", { class: "players", "data-label": t("common.players") }, players),
+    el("td", { class: "players", "data-label": t("common.players") }, sidesCell(match, yours ? match.side : null)),
     el("td", { class: "score", "data-label": t("history.col.score") }, score),
     winnerCell,
-    el("td", { class: "action" },
-      el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` })));
-  // The whole row opens the replay; the links inside keep their own behaviour.
+  ];
+  if (yours) cells.push(el("td", { class: "public", "data-label": t("history.col.public") }, publicSwitch(match)));
+  cells.push(el("td", { class: "action" },
+    el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` })));
+  const tr = el("tr", { "data-testid": yours ? "history-row" : "public-row", "data-match": match.id }, ...cells);
+  // The whole row opens the replay; the links and the switch inside keep their own behaviour.
   tr.addEventListener("click", (event) => {
-    if (event.target.closest("a")) return;
+    if (event.target.closest("a, label, input, button")) return;
     window.location.assign(href);
   });
   return tr;
 }
 
-function render() {
-  document.title = `${t("common.finished_matches")} · Escoba`;
-  applyTexts(document.querySelector("main"));
-  const loading = document.getElementById("history-loading");
-  const empty = document.getElementById("history-empty");
-  const error = document.getElementById("history-error");
-  const table = document.getElementById("history-table");
-  const body = document.getElementById("history-list");
-  loading.hidden = matches !== null || failure !== null;
-  error.hidden = failure === null;
-  if (failure !== null) error.textContent = t("history.error", { message: failure });
-  empty.hidden = !(matches && matches.length === 0);
-  table.hidden = !(matches && matches.length > 0);
-  body.replaceChildren(...(matches ?? []).map(row));
+function publicSwitch(match) {
+  const box = el("input", {
+    type: "checkbox",
+    "data-testid": "history-public",
+    "data-needs-server": true,
+    "aria-label": t("history.public_aria", { id: match.id }),
+  });
+  box.checked = Boolean(match.public);
+  box.disabled = page.saved;
+  box.addEventListener("change", () => turn(match, box));
+  return el("label", { class: "public-switch", title: t("history.public_hint") }, box,
+    el("span", { text: t("history.col.public") }));
 }
 
-async function load() {
+async function turn(match, box) {
+  const wanted = box.checked;
+  box.disabled = true;
+  try {
+    const answer = await api(`/api/matches/${encodeURIComponent(match.id)}/public`, {
+      method: "PUT",
+      body: { tokens: heldTokens(), public: wanted },
+    });
+    match.public = Boolean(answer?.public);
+    page.switchFailure = null;
+    save(page.yours);
+    loadPublic();
+  } catch (problem) {
+    page.switchFailure = String(problem?.message ?? problem);
+  }
+  box.disabled = false;
+  render();
+  // The switch lost the focus while it waited (disabled) and was drawn anew: give it back.
+  document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(String(match.id))}"] [data-testid=history-public]`)?.focus();
+}
+
+function opponentsName(kind) {
+  if (kind === "all") return t("history.stats.total");
+  if (kind === "people") return t("history.stats.people");
+  if (kind === "mixed") return t("history.stats.mixed");
+  return t("common.computer", { level: levelName(kind) });
+}
+
+function statsRow(line) {
+  const kind = line.opponents ?? "all";
+  return el("tr", { "data-testid": "stats-row", "data-opponents": kind, class: kind === "all" ? "total" : null },
+    el("th", { scope: "row", text: opponentsName(kind) }),
+    ...["matches", "wins", "points", "sweeps"].map((name) =>
+      el("td", { "data-stat": name, text: String(Number.isInteger(line[name]) ? line[name] : 0) })));
+}
+
+// The public switch that has the focus, by its match: the rows are drawn anew, the focus stays.
+function focusedSwitch() {
+  const focused = document.activeElement;
+  if (!focused?.matches?.("[data-testid=history-public]")) return null;
+  return focused.closest("[data-match]")?.dataset.match ?? null;
+}
+
+function render() {
+  const refocus = focusedSwitch();
+  document.title = `${t("common.your_matches")} · Escoba`;
+  applyTexts(document.querySelector("main"));
+  const $ = (id) => document.getElementById(id);
+  const yours = page.yours;
+  const matches = yours?.matches ?? [];
+  $("history-loading").hidden = yours !== null || page.failure !== null;
+  const failure = page.switchFailure !== null
+    ? t("history.public_error", { message: page.switchFailure })
+    : page.failure !== null ? t("history.error", { message: page.failure }) : null;
+  $("history-error").hidden = failure === null;
+  if (failure !== null) $("history-error").textContent = failure;
+  $("history-saved").hidden = !page.saved;
+  $("history-empty").hidden = !(yours && matches.length === 0);
+  $("history-table").hidden = matches.length === 0;
+  $("history-list").replaceChildren(...matches.map((match) => row(match, { yours: true })));
+  $("history-stats-section").hidden = matches.length === 0;
+  const lines = yours ? [...(yours.by_opponents ?? []), yours.total ?? {}] : [];
+  $("history-stats").replaceChildren(...lines.map(statsRow));
+
+  const shown = page.publicMatches ?? [];
+  $("public-error").hidden = page.publicFailure === null;
+  if (page.publicFailure !== null) $("public-error").textContent = t("history.error", { message: page.publicFailure });
+  $("public-empty").hidden = !(page.publicMatches && shown.length === 0);
+  $("public-table").hidden = shown.length === 0;
+  $("public-list").replaceChildren(...shown.map((match) => row(match)));
+  markOffline();
+  if (refocus !== null) {
+    document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(refocus)}"] [data-testid=history-public]`)?.focus();
+  }
+}
+
+async function loadYours() {
+  try {
+    const data = await api("/api/matches/mine", { method: "POST", body: { tokens: heldTokens() } });
+    page.yours = { ...data, matches: Array.isArray(data?.matches) ? data.matches : [] };
+    page.saved = false;
+    page.failure = null;
+    save(page.yours);
+  } catch (problem) {
+    const copy = problem?.code === "network" ? savedCopy() : null;
+    if (copy) {
+      page.yours = copy;
+      page.saved = true;
+    } else page.failure = String(problem?.message ?? problem);
+  }
+  render();
+}
+
+async function loadPublic() {
   try {
     const data = await api("/api/matches");
-    matches = Array.isArray(data?.matches) ? data.matches : [];
+    page.publicMatches = Array.isArray(data?.matches) ? data.matches : [];
+    page.publicFailure = null;
   } catch (problem) {
-    failure = String(problem?.message ?? problem);
+    page.publicFailure = String(problem?.message ?? problem);
   }
   render();
 }
@@ -162,8 +317,16 @@ async function load() {
 function start() {
   mountHeader(document.getElementById("site-header"));
   window.addEventListener("escoba:prefs", render);
+  // The server is back: show what it holds now.
+  window.addEventListener("escoba:server", (event) => {
+    if (event.detail?.reachable && (page.saved || page.failure !== null || page.publicFailure !== null)) {
+      loadYours();
+      loadPublic();
+    }
+  });
   render();
-  load();
+  loadYours();
+  loadPublic();
 }
 
 // Only on the history page itself: replay.js imports the helpers above.

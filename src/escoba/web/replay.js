@@ -26,7 +26,7 @@
 import { isCard } from "./cards.js";
 import { cardBack, cardFace, cardLabel } from "./game-names.js";
 import { mountHeader } from "./header.js";
-import { el, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
+import { el, heldTokens, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
 import { ApiError, api, presetName } from "./rooms.js";
@@ -458,7 +458,8 @@ async function load() {
     return;
   }
   try {
-    accept(await api(`/api/matches/${state.id}/replay`));
+    // A match is its players': the seat tokens this browser holds show it (or it is public).
+    accept(await api(`/api/matches/${state.id}/replay`, { method: "POST", body: { tokens: heldTokens() } }));
   } catch (problem) {
     // api() names a refusal by its error code and an unreachable server "network"
     if (problem instanceof ApiError) {
