@@ -57,8 +57,9 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("escoba serve did not start")
 
 
-def finish_match(url: str, rules: str, players: int) -> None:
-    """A finished match for the history and the replay, played through the protocol."""
+def finish_match(url: str, rules: str, players: int) -> dict[str, Any]:
+    """A finished match for the history and the replay, played through the protocol; the
+    seat ticket of its player (the history lists a browser's own matches)."""
     seats = ["person"] + ["easy"] * (players - 1)
     body = {"nickname": "Ana", "seats": seats, "rules": rules, "players": players}
     body["partnerships"] = players == 4
@@ -71,7 +72,7 @@ def finish_match(url: str, rules: str, players: int) -> None:
                 continue
             match = message["match"]
             if match["over"]:
-                return
+                return dict(ticket)
             if match["to_move"] == ticket["seat"] and match["legal"]:
                 move = match["legal"][-1]
                 ws.send(json.dumps({"type": "play", **{k: move[k] for k in ("card", "captures")}}))
@@ -95,13 +96,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         process, url = start_server(Path(folder))
         try:
-            finish_match(url, "scopa", 2)
-            finish_match(url, "escoba", 4)
+            tickets = [finish_match(url, "scopa", 2), finish_match(url, "escoba", 4)]
+            # One of them public, so that the history shows that list too.
+            held = {"tokens": [tickets[1]["token"]]}
+            (public,) = httpx.post(url + "/api/matches/mine", json=held).json()["matches"]
+            httpx.put(url + f"/api/matches/{public['id']}/public", json={**held, "public": True})
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path="/usr/bin/chromium", args=FLAGS
                 )
-                shoot(browser, url, out)
+                shoot(browser, url, out, tickets)
                 browser.close()
         finally:
             process.terminate()
@@ -110,7 +114,7 @@ def main() -> None:
         print(path)
 
 
-def shoot(browser: Any, url: str, out: Path) -> None:
+def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> None:
     desktop = browser.new_context(viewport=DESKTOP).new_page()
     desktop.goto(url + "/")
     desktop.get_by_test_id("nickname").fill("Ana")
@@ -153,8 +157,14 @@ def shoot(browser: Any, url: str, out: Path) -> None:
     friend.wait_for_timeout(800)
     friend.screenshot(path=out / "game-phone-italian.png")
 
+    for ticket in tickets:  # the browser holds the finished matches' seats, as its player's does
+        desktop.evaluate(
+            "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+            [f"escoba.ticket.{ticket['room']}", {"seat": ticket["seat"], "token": ticket["token"]}],
+        )
     desktop.goto(url + "/history")
     desktop.get_by_test_id("history-row").first.wait_for(timeout=WAIT)
+    desktop.get_by_test_id("public-row").first.wait_for(timeout=WAIT)
     desktop.screenshot(path=out / "history.png")
     desktop.get_by_test_id("history-row").first.click()
     desktop.get_by_test_id("replay-step").wait_for(timeout=WAIT)
