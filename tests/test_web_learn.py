@@ -125,3 +125,6 @@ def test_a_first_visitor_learns_the_first_lesson(page: Any, server: Server) -> N
     expect(page.locator("[data-testid=score] tfoot td")).to_have_text(
         ["Punti della mano", "4", "2", ""]
     )
+    page.locator(".piles summary").click()
+    expect(page.locator("[data-testid=pile-0] svg")).to_have_count(23)
+    expect(page.locator("[data-testid=pile-1] svg")).to_have_count(17)

@@ -140,6 +140,16 @@ function renderScore(step) {
       return line;
     }),
   );
+  // Each side's captured cards, drawn small: what the rows above count.
+  document.getElementById("piles").replaceChildren(
+    ...step.piles.map((pile, side) => {
+      const group = element("div", { class: "pile", "data-testid": `pile-${side}` });
+      const cards = element("div", { class: "pile-cards" });
+      cards.innerHTML = pile.map((card) => cardSvg(card.code, deckStyle(), { language: textLanguage() })).join("");
+      group.append(element("h3", {}, `${step.sides[side]} · ${step.rows[0].shown[side]}`), cards);
+      return group;
+    }),
+  );
   document.getElementById("score-foot").replaceChildren(
     cell("td", step.total_label),
     ...step.points.map((points) => cell("td", String(points))),
