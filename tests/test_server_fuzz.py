@@ -90,6 +90,8 @@ WS_CODES = frozenset(
         "match_not_over",
         "rate_limited",
         "hint_pending",
+        "not_against_computers",
+        "nothing_to_take_back",
     }
 )
 FUZZ = settings(
@@ -99,7 +101,7 @@ FUZZ = settings(
 )
 FUZZ_HTTP = settings(FUZZ, max_examples=100)
 CARD_TEXTS = [str(card) for card in DECK]
-TYPES = ["join", "watch", "play", "hint", "rematch", "ping"]
+TYPES = ["join", "watch", "play", "take_back", "hint", "rematch", "ping"]
 
 
 # -- the expected reply ----------------------------------------------------------------------------
@@ -179,6 +181,8 @@ def expected_reply(payload: str | bytes, who: Who, game: Game, tokens: dict[str,
         if game.to_move != who.seat:
             return refused("not_your_turn")
         return Expect("hint")
+    if kind == "take_back":  # the fuzzed room is two people's: no take backs there
+        return refused("not_seated" if who.seat is None else "not_against_computers")
     assert kind == "rematch"
     if who.seat is None:
         return refused("not_seated")
