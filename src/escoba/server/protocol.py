@@ -12,6 +12,7 @@ cheat sheet. A refusal is always an ``error`` message (over HTTP, with a 4xx sta
 
 from __future__ import annotations
 
+import threading
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -448,8 +449,27 @@ def _tally_view(tally: SideTally) -> SideTallyView:
     )
 
 
+_RESULT_VIEWS: Final[dict[int, tuple[HandResult, RuleSet, HandResultView]]] = {}
+_RESULT_VIEWS_KEPT: Final = 4096
+_RESULT_VIEWS_LOCK: Final = threading.Lock()
+
+
 def result_view(result: HandResult, rules: RuleSet) -> HandResultView:
     """A finished hand's result, explained under the ``rules`` it was played with."""
+    # Every state message carries every finished hand: each is explained once. The entry holds
+    # the result itself, so its id cannot be reused while it is kept.
+    kept = _RESULT_VIEWS.get(id(result))
+    if kept is not None and kept[0] is result and kept[1] == rules:
+        return kept[2]
+    view = _explained_view(result, rules)
+    with _RESULT_VIEWS_LOCK:  # replays are built in worker threads
+        if len(_RESULT_VIEWS) >= _RESULT_VIEWS_KEPT:
+            _RESULT_VIEWS.pop(next(iter(_RESULT_VIEWS)))
+        _RESULT_VIEWS[id(result)] = (result, rules, view)
+    return view
+
+
+def _explained_view(result: HandResult, rules: RuleSet) -> HandResultView:
     why = explain_hand(result, rules)
     return HandResultView(
         dealer=result.dealer,
