@@ -12,15 +12,16 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 import database_fixtures
-from server_helpers import free_port
+from server_helpers import RemotePeer, free_port, play_until
 
 CHROMIUM_FLAGS = [
     "--headless",
@@ -70,18 +71,21 @@ def chromium() -> Iterator[Any]:
 class Server:
     """A running `escoba serve` on a free port with its own database."""
 
-    def __init__(self, folder: Path, pace: float = 0.05) -> None:
+    def __init__(self, folder: Path, pace: float = 0.05, limits: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # SQLite, or PostgreSQL in a server test's [postgresql] run (database_fixtures).
         self.database = database_fixtures.current().url(folder / "escoba.db")
         self.pace = pace
+        self.limits = tuple(limits)  # "name=value", as `escoba serve --limit` takes them
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "server.log"
 
     def start(self) -> None:
         command = [sys.executable, "-m", "escoba", "serve", "--port", str(self.port)]
         command += ["--pace", str(self.pace), "--database", self.database]
+        for limit in self.limits:
+            command += ["--limit", limit]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -114,6 +118,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, the accessibility checker, as `npm ci` installs it from package-lock.json."""
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """The path of axe.min.js, to inject into a page (``page.add_script_tag(path=...)``)."""
+    if not AXE.is_file():
+        missing = f"axe-core is not installed ({AXE} is missing: run `npm ci`; .ci/run does)"
+        if REQUIRED:
+            pytest.fail(f"browser tests are required here, but {missing}")
+        pytest.skip(f"accessibility audit skipped: {missing}")
+    return AXE
+
+
 @pytest.fixture
 def context(chromium: Any) -> Iterator[Any]:
     """A fresh browser profile (its own local storage) per test."""
@@ -138,3 +157,84 @@ def page(context: Any) -> Iterator[Any]:
     opened.on("console", console)
     yield opened
     assert not errors, f"errors in the browser: {errors}"
+
+
+# -- positions for the table's tests: rooms of two people, both seats held by the test -------
+
+FREE_LIMITS = (
+    "rooms_per_address=100000",
+    "computer_seats_per_address=100000",
+    "hint_seconds=0.001",
+)
+"""Limits for a test server whose tests open many rooms and ask hints quickly."""
+
+
+def two_person_room(server: Server, **fields: Any) -> tuple[str, dict[int, str]]:
+    """A room of two person seats, both taken: its id and each seat's token."""
+    body = {"nickname": "Ana", "seats": ["person", "person"], **fields}
+    made = httpx.post(server.url + "/api/rooms", json=body)
+    assert made.status_code == 201, made.text
+    ticket = made.json()
+    joined = httpx.post(server.url + f"/api/rooms/{ticket['room']}/join", json={"nickname": "Bea"})
+    assert joined.status_code == 200, joined.text
+    guest = joined.json()
+    return ticket["room"], {ticket["seat"]: ticket["token"], guest["seat"]: guest["token"]}
+
+
+def seat_state(server: Server, room: str, token: str) -> dict[str, Any]:
+    """The state the seat holding ``token`` is sent on joining."""
+    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{room}") as socket:
+        _, state = RemotePeer(socket).join(token)
+        return state
+
+
+def room_where(
+    server: Server, wanted: Callable[[dict[str, Any]], bool], tries: int = 200
+) -> tuple[str, dict[int, str], int]:
+    """A new two-person room whose first position gives the seat to move what ``wanted`` (a
+    test on that seat's ``match``) asks for: the room, the seats' tokens, the seat to move.
+    Deals are random, so rooms are opened until one fits."""
+    for _ in range(tries):
+        room, tokens = two_person_room(server)
+        for seat, token in tokens.items():
+            match = seat_state(server, room, token)["match"]
+            if match["to_move"] == seat:
+                if wanted(match):
+                    return room, tokens, seat
+                break
+    raise AssertionError(f"no deal in {tries} rooms gave the position wanted")
+
+
+def played_to(
+    server: Server, wanted: Callable[[dict[str, Any]], bool]
+) -> tuple[str, dict[int, str], int]:
+    """A two-person room played on (first legal moves, from both seats) until its first seat is
+    to move in a position where ``wanted(match)`` holds: the room, the tokens, that seat."""
+    room, tokens = two_person_room(server, options={"target_score": 100})
+    url = server.url.replace("http", "ws") + f"/ws/rooms/{room}"
+    with connect(url) as first, connect(url) as second:
+        peers = [RemotePeer(first), RemotePeer(second)]
+        for peer, token in zip(peers, tokens.values(), strict=True):
+            peer.join(token)
+        seat = peers[0].seat
+
+        def stop(state: dict[str, Any]) -> bool:
+            match = state["match"]
+            return bool(match["to_move"] == seat and wanted(match))
+
+        play_until(peers, stop)
+    assert seat is not None
+    return room, tokens, seat
+
+
+def sit_down(page: Any, server: Server, room: str, seat: int, token: str) -> None:
+    """Open the room in ``page`` as the holder of ``seat`` (its ticket put in the browser's
+    storage, as the lobby keeps it) and wait for the connection."""
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+        [f"escoba.ticket.{room}", {"seat": seat, "token": token, "nickname": "Ana", "at": 1}],
+    )
+    page.goto(server.url + f"/room/{room}")
+    page.locator("[data-testid=status][data-state=connected]").wait_for(timeout=20_000)
+    page.get_by_test_id("hand-card").first.wait_for(timeout=20_000)

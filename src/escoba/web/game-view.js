@@ -35,8 +35,11 @@ function cardButton(card, kind) {
   button.type = "button";
   button.dataset.testid = kind;
   button.dataset.card = card;
-  button.setAttribute("aria-label", spokenCard(card));
   button.innerHTML = cardFace(card); // markup from cards.js, for a validated card text
+  // Named by words in the button (a screen reader's name is the button's text), not by the
+  // picture's corner letters.
+  button.querySelector("svg")?.setAttribute("aria-hidden", "true");
+  button.prepend(element("span", "card-name visually-hidden", spokenCard(card)));
   return button;
 }
 

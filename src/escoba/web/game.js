@@ -114,7 +114,8 @@ function announceState(previous, message) {
   else if (message.hand_ended) parts.push(t("common.hand_over"));
   const turnChanged = !previous || previous.match.to_move !== match.to_move || Boolean(message.event);
   if (turnChanged && !match.over && match.to_move !== null) parts.push(turnText(state));
-  announce(parts.filter(Boolean).join(". ").replaceAll("!.", "!").replaceAll("?.", "?"));
+  // each part a sentence of its own: "You played 7♦. Bea to play."
+  announce(parts.filter(Boolean).map((part) => (/[.!?…]$/.test(part) ? part : `${part}.`)).join(" "));
 }
 
 // -- sounds and the sweep
