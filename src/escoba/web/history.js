@@ -64,10 +64,15 @@ export function sideOf(seat, sides) {
   return sides.findIndex((seats) => seats.includes(seat));
 }
 
-// A computer seat is named by its level in the reader's language; a person by the nickname.
+// A computer seat is named by its level in the reader's language ("Computer 2 (easy)", with
+// its number among the computer seats when there are several); a person by the nickname.
 export function seatName(names, seat, levels = null) {
   const level = levels?.[seat];
-  if (typeof level === "string" && level) return t("common.computer", { level: levelName(level) });
+  if (typeof level === "string" && level) {
+    const computers = (levels ?? []).flatMap((each, index) => (typeof each === "string" && each ? [index] : []));
+    if (computers.length < 2) return t("common.computer", { level: levelName(level) });
+    return t("common.computer_n", { n: computers.indexOf(seat) + 1, level: levelName(level) });
+  }
   const name = names?.[seat];
   return typeof name === "string" && name ? name : `#${seat + 1}`;
 }
