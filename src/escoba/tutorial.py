@@ -33,7 +33,6 @@ from .catalogue import message_key, plural, text
 from .cheatsheet import category_label
 from .errors import InvalidMoveError
 from .explanation import HandExplanation, SideTally, explain_hand
-from .messages import Message
 from .moves import Move
 from .rules import RULESETS, RuleSet
 from .scoring import CATEGORIES, HandResult, score_hand
@@ -57,7 +56,7 @@ __all__ = [
 ]
 
 StepKind = Literal["read", "play", "score"]
-Param = Card | int | tuple[Card, ...]
+Param = Card | int | str | tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +113,16 @@ class Lesson:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What a try gets: accepted or not, whether the engine allows it, and why."""
+    """What a try gets: accepted or not, whether the engine allows it, and why (a message key
+    and its parameters, made into text in the reader's language and deck)."""
 
     accepted: bool
     legal: bool
-    message: Message
-    params: Mapping[str, Param] = field(default_factory=dict)
+    key: str
+    params: Mapping[str, Param]
 
     def text(self, language: str = "en", deck: DeckStyle = "french") -> str:
-        return _filled(self.message.key, {**self.message.params, **self.params}, deck, language)
+        return _filled(self.key, self.params, deck, language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,41 +172,43 @@ def judge(step: Step, move: Move) -> Verdict:
     strays = sorted(move.captures - set(step.table))
     if strays:
         raise InvalidMoveError(f"{strays[0]} is not on the table of this step")
-    taken = tuple(sorted(move.captures, key=lambda c: (c.value, c.index)))
+    taken = tuple(sorted(move.captures, key=_by_value))
     left = sum(c.value for c in step.table) - sum(c.value for c in taken)
     if not move.is_capture:
         left += move.card.value
     about: dict[str, Param] = {"card": move.card, "cards": taken, "left": left, "need": 15 - left}
     if move in step.expected:
-        return Verdict(True, True, Message(step.done or ""), {**step.params, **about})
+        return Verdict(True, True, step.done or "", {**step.params, **about})
     if move in legal_moves(step):
-        return Verdict(False, True, Message(step.other or ""), {**step.params, **about})
-    return Verdict(False, False, _why_illegal(step, move, taken), about)
+        return Verdict(False, True, step.other or "", {**step.params, **about})
+    key, why = _why_illegal(step, move.card, taken)
+    return Verdict(False, False, key, {**about, **why})
 
 
-def _why_illegal(step: Step, move: Move, taken: tuple[Card, ...]) -> Message:
-    card = move.card
-    rules = step.rules
-    if not taken:
-        example = min(captures(card, step.table, rules), key=len)
-        return Message(
-            message_key("tutorial.why.forced"),
-            {"example": tuple(sorted(example, key=lambda c: (c.value, c.index)))},
-        )
+def _by_value(card: Card) -> tuple[int, int]:
+    return card.value, card.index
+
+
+def _why_illegal(step: Step, card: Card, taken: tuple[Card, ...]) -> tuple[str, dict[str, Param]]:
+    """The message saying which rule of RULES.md ("A move") a try breaks."""
+    if not taken:  # a drop, by a card that can take
+        example = min(captures(card, step.table, step.rules), key=len)
+        return message_key("tutorial.why.forced"), {
+            "example": tuple(sorted(example, key=_by_value))
+        }
     total = sum(c.value for c in taken)
-    if rules.capture == "sum15":
+    if step.rules.capture == "sum15":
         values = " + ".join(str(c.value) for c in (card, *taken))
-        return Message(
-            message_key("tutorial.why.not_15"), {"sum": values, "total": total + card.value}
-        )
+        return message_key("tutorial.why.not_15"), {"sum": values, "total": total + card.value}
     equal = tuple(c for c in step.table if c.value == card.value)
     if equal:
-        return Message(message_key("tutorial.why.priority"), {"equal": equal})
+        return message_key("tutorial.why.priority"), {"equal": equal}
     values = " + ".join(str(c.value) for c in taken)
-    return Message(
-        message_key("tutorial.why.not_value"),
-        {"sum": values, "total": total, "value": card.value},
-    )
+    return message_key("tutorial.why.not_value"), {
+        "sum": values,
+        "total": total,
+        "value": card.value,
+    }
 
 
 def _shown(value: object, deck: DeckStyle, language: str) -> object:
