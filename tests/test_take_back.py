@@ -220,6 +220,28 @@ def test_u_takes_back_in_the_terminal_game_and_the_replay_shows_it() -> None:
     assert replay_app.hand_moves == [0]
 
 
+def test_the_plain_replay_shows_the_move_then_its_take_back() -> None:
+    from escoba.play.render import Words
+    from escoba.play.replay import replay_lines
+
+    game = Game(RULES.replace(target_score=1), 2, seed=42)
+    first = game.play(game.legal_moves()[0])
+    game.take_back()
+    while not game.is_over():
+        game.play(game.legal_moves()[-1])
+    words = Words("french", "en", game.sides, (None, "beginner"), you=0)
+    lines = list(replay_lines(game, words))
+    taken = next(i for i, line in enumerate(lines) if "Taken back" in line)
+    assert words.card(first.card) in lines[taken] and words.card(first.card) in lines[taken - 1]
+    assert sum("Taken back" in line for line in lines) == 1
+    # the rest is the match as it stands: the lines of the record without the take back
+    record = game.record()
+    assert record["hands"][0]["moves"][:2] == [str(first.move), TAKE_BACK]
+    record["hands"][0]["moves"] = record["hands"][0]["moves"][2:]
+    standing = list(replay_lines(Game.from_record(record), words))
+    assert standing == lines[: taken - 1] + lines[taken + 1 :]
+
+
 # -- the server -----------------------------------------------------------------------------------
 
 

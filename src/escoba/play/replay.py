@@ -14,7 +14,8 @@ from ..cards import Card, DeckStyle
 from ..errors import RecordError
 from ..explanation import explain_hand
 from ..game import Game
-from ..observation import Deal
+from ..observation import Deal, Event, Play, TakeBack
+from ..records import TAKE_BACK
 from ..rules import preset_name
 from .render import Words
 from .session import SESSION_FORMAT, Session, SessionError
@@ -51,6 +52,29 @@ def _dealt(deck: Sequence[str], players: int, dealer: int, round_: int) -> dict[
     return dealt
 
 
+def _hand_events(game: Game) -> list[list[Event | TakeBack]]:
+    """Each hand's events in the order they happened: a hand's history keeps the moves that
+    stand only, the record also the moves taken back and their take backs."""
+    record = game.record()
+    if not any(TAKE_BACK in hand["moves"] for hand in record["hands"]):
+        return [list(game.history(number)) for number in range(len(record["hands"]))]
+    hands: list[list[Event | TakeBack]] = [[]]
+
+    def seen(now: Game, event: Play | TakeBack | None) -> None:
+        if event is None:
+            hands[0].extend(now.history())
+            return
+        hands[-1].append(event)
+        if isinstance(event, Play):
+            if event.deal is not None:
+                hands[-1].append(event.deal)
+            if event.next_hand:
+                hands.append(list(event.next_hand))
+
+    Game.from_record(record, seen)
+    return hands
+
+
 def replay_lines(game: Game, words: Words) -> Iterator[str]:
     """The whole match, hand by hand, every hand shown."""
     w = words
@@ -60,12 +84,19 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
     yield w.text("replay.title", rules=name, players=players, seed=game.seed)
     results = game.results
     totals = [0] * len(game.sides)
+    events = _hand_events(game)
     for number, entry in enumerate(record["hands"]):
         deck: list[str] = entry["deals"][-1]
         dealer: int = entry["dealer"]
         yield ""
         yield w.text("play.hand", number=number + 1, dealer=w.seat(dealer))
-        for event in game.history(number):
+        for event in events[number]:
+            if isinstance(event, TakeBack):
+                taken = w.text(
+                    "replay.took_back", who=w.seat(event.seat), move=w.move_phrase(event.move)
+                )
+                yield "  " + taken
+                continue
             if isinstance(event, Deal):
                 dealt = _dealt(deck, game.players, dealer, event.round)
                 hands = "; ".join(
