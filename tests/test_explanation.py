@@ -253,3 +253,28 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     # Scored under setenta, explained under "none": the sevens point cannot be explained.
     with pytest.raises(InvalidScoreError, match="not scored under these rules"):
         explain_hand(result, RULESETS["escova"])
+
+
+def test_the_protocol_carries_the_explanation() -> None:
+    """A hand's result as the server sends it: each side's pile and counts, the setenta cards,
+    the leftovers and their taker, as explain_hand gives them (captures are public)."""
+    from escoba.server.protocol import result_view
+
+    rules = RULESETS["escoba"]
+    result = result_of(["7s 7h 6d 5c Kd", "7d 7c As Ah"], rules, leftovers="Kd", last_capturer=0)
+    view = result_view(result, rules)
+    why = explain_hand(result, rules)
+    assert [tally.pile for tally in view.tallies] == [
+        [str(card) for card in side.pile] for side in why.sides
+    ]
+    assert [tally.ranked for tally in view.tallies] == [
+        ["7h", "7s", "6d", "5c"],
+        ["7d", "7c", "Ah", "As"],
+    ]
+    assert [tally.coins for tally in view.tallies] == [2, 1]
+    assert view.leftovers == ["Kd"] and view.last_capturer == 0 and view.last_capturer_side == 0
+    assert view.sevens_mode == "ranking" and view.breakdown["sevens"] == [1, 0]
+    assert result_view(result, rules) is view  # explained once
+    # Kept views are per rule set: other rules are checked again (and refused here).
+    with pytest.raises(InvalidScoreError, match="not scored under these rules"):
+        result_view(result, RULESETS["escoba-fournier"])

@@ -4,7 +4,7 @@
 // every play with what it took and its sweep. The server sends the current hand's history
 // only, so the page keeps the hand that just ended (its history, its last play and its
 // result) to show above the new one, closed by who took the leftovers.
-// The captured cards are each side's pile, grouped by suit: this hand's so far (captures are
+// Each side's pile of captured cards, grouped by suit: this hand's so far (captures are
 // made face up), or a finished hand's from its score pad.
 //
 // data-testid for browser tests:
