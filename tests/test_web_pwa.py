@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from escoba.catalogue import LANGUAGES
 from escoba.server.app import WEB, create_app
 from escoba.server.offline import service_worker
+from test_web_history import finish_a_match, hold
 from web_browser import Server
 
 TIMEOUT = 20_000  # ms
@@ -118,17 +119,22 @@ def test_a_changed_file_is_a_new_version(tmp_path: Path) -> None:
 
 
 def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) -> None:
-    """Load the lobby and the history (in German), stop the server, reload: the pages come
-    from the worker's copies, in German, with the notice; playing is disabled, an API answer
-    is never served from a cache; the server back, the notice goes."""
+    """Open the history and a replay of one's match (in German), then the lobby; stop the
+    server, reload: the pages come from the worker's copies, in German, with the notice;
+    playing is disabled and an API answer is never served from a cache, but the match last
+    seen is listed and replays; the server back, the notice goes."""
     server = Server(tmp_path)
     server.start()
     try:
+        room, ticket, match_id = finish_a_match(server)
         page = context.new_page()  # no watch for console errors: failed requests are expected
-        page.goto(server.url + "/")
+        hold(page, server, room, ticket)
         page.evaluate("() => localStorage.setItem('escoba.language', 'de')")
         page.goto(server.url + "/history")
-        page.get_by_test_id("history-empty").wait_for(timeout=TIMEOUT)
+        row = page.locator(f"[data-testid=history-row][data-match='{match_id}']")
+        row.wait_for(timeout=TIMEOUT)
+        row.click()
+        page.get_by_test_id("replay-step").wait_for(timeout=TIMEOUT)
         page.goto(server.url + "/")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
         expect(page.get_by_test_id("offline-banner")).to_be_hidden()
@@ -149,7 +155,10 @@ def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) 
         page.goto(server.url + "/history")
         expect(page.get_by_test_id("offline-banner")).to_be_visible(timeout=TIMEOUT)
         expect(page.get_by_test_id("history-saved")).to_be_visible()  # the list last seen
-        expect(page.get_by_test_id("history-empty")).to_be_visible()
+        row.wait_for(timeout=TIMEOUT)
+        expect(row.get_by_test_id("history-public")).to_be_disabled()
+        row.click()
+        page.get_by_test_id("replay-step").wait_for(timeout=TIMEOUT)  # the replay kept
         page.goto(server.url + "/room/not-reachable")
         expect(page.get_by_test_id("offline-banner")).to_be_visible(timeout=TIMEOUT)
 

@@ -38,6 +38,32 @@ export function heldTokens() {
   return allTickets().slice(0, MAX_TOKENS).map((ticket) => ticket.token);
 }
 
+// Replays opened in this browser are kept in its Cache Storage, to be read again while the
+// server cannot be reached (the service worker's own copies are another cache, of files).
+const REPLAYS = "escoba.replays";
+
+function replayKey(id) {
+  return `/kept/replay/${encodeURIComponent(id)}`;
+}
+
+export async function keepReplay(id, data) {
+  try {
+    const cache = await window.caches.open(REPLAYS);
+    await cache.put(replayKey(id), new Response(JSON.stringify(data), { headers: { "Content-Type": "application/json" } }));
+  } catch {
+    /* no Cache Storage here (not a secure context, or storage is full): nothing kept */
+  }
+}
+
+export async function keptReplay(id) {
+  try {
+    const kept = await (await window.caches.open(REPLAYS)).match(replayKey(id));
+    return kept ? await kept.json() : null;
+  } catch {
+    return null;
+  }
+}
+
 // An element with attributes and children; strings become text nodes, never markup.
 export function el(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);

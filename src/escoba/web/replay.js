@@ -26,7 +26,7 @@
 import { isCard } from "./cards.js";
 import { cardBack, cardFace, cardLabel } from "./game-names.js";
 import { mountHeader } from "./header.js";
-import { el, heldTokens, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
+import { el, heldTokens, keepReplay, keptReplay, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
 import { ApiError, api, presetName } from "./rooms.js";
@@ -459,10 +459,15 @@ async function load() {
   }
   try {
     // A match is its players': the seat tokens this browser holds show it (or it is public).
-    accept(await api(`/api/matches/${state.id}/replay`, { method: "POST", body: { tokens: heldTokens() } }));
+    const data = await api(`/api/matches/${state.id}/replay`, { method: "POST", body: { tokens: heldTokens() } });
+    keepReplay(state.id, data);
+    accept(data);
   } catch (problem) {
+    // The server cannot be reached: the copy kept when this replay was last opened, if any.
+    const kept = problem?.code === "network" ? await keptReplay(state.id) : null;
     // api() names a refusal by its error code and an unreachable server "network"
-    if (problem instanceof ApiError) {
+    if (kept) accept(kept);
+    else if (problem instanceof ApiError) {
       state.failure = { code: problem.status === 404 ? "not_found" : problem.code, message: problem.message };
     } else state.failure = { code: "network", message: String(problem?.message ?? problem) };
   }
