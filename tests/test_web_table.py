@@ -18,7 +18,15 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from server_helpers import RemotePeer, play_message
-from web_browser import FREE_LIMITS, Server, played_to, room_where, seat_state, sit_down
+from web_browser import (
+    FREE_LIMITS,
+    Server,
+    person_room,
+    played_to,
+    room_where,
+    seat_state,
+    sit_down,
+)
 
 TIMEOUT = 20_000  # ms
 
@@ -133,6 +141,15 @@ def test_hand_table_and_turn_stay_in_sight(
         expect(toast).to_be_visible()
         expect(toast).to_be_in_viewport()
         assert_in_sight(page, "with a refusal shown")
+
+        # Four players: four sides in the bar, three seats around the felt.
+        crowded, four = person_room(table_server, players=4)
+        first = next(iter(four.values()))
+        mover = seat_state(table_server, crowded, first)["match"]["to_move"]
+        sit_down(page, table_server, crowded, mover, four[mover])
+        page.get_by_test_id("hint-button").click()
+        page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
+        assert_in_sight(page, "with four players and the hint open")
     finally:
         context.close()
 

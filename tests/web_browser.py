@@ -169,16 +169,21 @@ FREE_LIMITS = (
 """Limits for a test server whose tests open many rooms and ask hints quickly."""
 
 
-def two_person_room(server: Server, **fields: Any) -> tuple[str, dict[int, str]]:
-    """A room of two person seats, both taken: its id and each seat's token."""
-    body = {"nickname": "Ana", "seats": ["person", "person"], **fields}
+def person_room(server: Server, players: int = 2, **fields: Any) -> tuple[str, dict[int, str]]:
+    """A room of person seats only (two by default), all taken: its id and each seat's
+    token."""
+    body = {"nickname": "Ana", "players": players, "seats": ["person"] * players, **fields}
     made = httpx.post(server.url + "/api/rooms", json=body)
     assert made.status_code == 201, made.text
     ticket = made.json()
-    joined = httpx.post(server.url + f"/api/rooms/{ticket['room']}/join", json={"nickname": "Bea"})
-    assert joined.status_code == 200, joined.text
-    guest = joined.json()
-    return ticket["room"], {ticket["seat"]: ticket["token"], guest["seat"]: guest["token"]}
+    tokens = {ticket["seat"]: ticket["token"]}
+    for guest in ("Bea", "Cleo", "Dani")[: players - 1]:
+        joined = httpx.post(
+            server.url + f"/api/rooms/{ticket['room']}/join", json={"nickname": guest}
+        )
+        assert joined.status_code == 200, joined.text
+        tokens[joined.json()["seat"]] = joined.json()["token"]
+    return ticket["room"], tokens
 
 
 def seat_state(server: Server, room: str, token: str) -> dict[str, Any]:
@@ -195,7 +200,7 @@ def room_where(
     test on that seat's ``match``) asks for: the room, the seats' tokens, the seat to move.
     Deals are random, so rooms are opened until one fits."""
     for _ in range(tries):
-        room, tokens = two_person_room(server)
+        room, tokens = person_room(server)
         for seat, token in tokens.items():
             match = seat_state(server, room, token)["match"]
             if match["to_move"] == seat:
@@ -210,7 +215,7 @@ def played_to(
 ) -> tuple[str, dict[int, str], int]:
     """A two-person room played on (first legal moves, from both seats) until its first seat is
     to move in a position where ``wanted(match)`` holds: the room, the tokens, that seat."""
-    room, tokens = two_person_room(server, options={"target_score": 100})
+    room, tokens = person_room(server, options={"target_score": 100})
     url = server.url.replace("http", "ws") + f"/ws/rooms/{room}"
     with connect(url) as first, connect(url) as second:
         peers = [RemotePeer(first), RemotePeer(second)]
