@@ -141,7 +141,7 @@ const page = {
   saved: false, // yours is the copy kept in the browser (the server could not be reached)
   failure: null, // why your matches could not be loaded
   publicMatches: null, // the public matches once loaded
-  publicFailure: null,
+  publicFailure: null, // {code, message}: why the public matches could not be loaded
   switchFailure: null, // why a public switch could not be turned
 };
 
@@ -307,7 +307,11 @@ function render() {
 
   const shown = page.publicMatches ?? [];
   $("public-error").hidden = page.publicFailure === null;
-  if (page.publicFailure !== null) $("public-error").textContent = t("history.error", { message: page.publicFailure });
+  if (page.publicFailure !== null) {
+    // Unreachable, the banner says why: here only when the list comes back.
+    const { code, message } = page.publicFailure;
+    $("public-error").textContent = code === "network" ? t("history.public_offline") : t("history.error", { message });
+  }
   $("public-empty").hidden = !(page.publicMatches && shown.length === 0);
   $("public-table").hidden = shown.length === 0;
   $("public-list").replaceChildren(...shown.map((match) => row(match)));
@@ -340,7 +344,7 @@ async function loadPublic() {
     page.publicMatches = Array.isArray(data?.matches) ? data.matches : [];
     page.publicFailure = null;
   } catch (problem) {
-    page.publicFailure = String(problem?.message ?? problem);
+    page.publicFailure = { code: problem?.code ?? "", message: String(problem?.message ?? problem) };
   }
   render();
 }
