@@ -39,6 +39,7 @@ function node(tag, attributes = {}, ...children) {
 }
 
 const list = (value) => (Array.isArray(value) ? value : []);
+let tables = 0; // numbers each explained table, for its headers' ids
 
 // A small face of a card, named for a screen reader and on hover in the deck shown.
 export function miniCard(card, extra = "") {
@@ -127,7 +128,10 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
   const breakdown = result.breakdown ?? {};
   const table = node("table", { class: "grid explained", "data-testid": "explained" });
   const head = node("tr", {}, node("th", { scope: "col" }));
-  names.forEach((name, side) => head.append(node("th", { scope: "col", class: side === mine ? "mine" : null, text: name })));
+  tables += 1;
+  const number = tables;
+  const headId = (side) => `explained-${number}-side-${side}`;
+  names.forEach((name, side) => head.append(node("th", { scope: "col", id: headId(side), class: side === mine ? "mine" : null, text: name })));
   const body = node("tbody");
   const points = (category, side) => list(breakdown[category])[side] ?? 0;
   const row = (category, cells) => {
@@ -162,9 +166,10 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
   if (onPile) {
     const piles = node("tr", { class: "piles" }, node("th", { scope: "row", text: t("common.piles_title") }));
     tallies.forEach((tally, side) => {
+      // Named by its own words, described by its column's side: "See cards (18)", "Bea".
       const button = node("button", {
         type: "button", class: "show-pile", "data-testid": "show-pile", "data-side": side,
-        "aria-label": t("common.show_pile_of", { name: names[side] }),
+        "aria-describedby": headId(side),
         text: t("common.show_pile", { count: list(tally.pile).length }),
       });
       button.addEventListener("click", () => onPile(side));
