@@ -309,3 +309,23 @@ def test_wins_are_grouped_by_the_opponents_met() -> None:
         5 + 2 + 5 + 2 + 2,
         5,
     )
+
+
+def test_two_servers_in_one_process_count_their_own_matches(tmp_path: Any) -> None:
+    """Match ids are a database's own: what one server remembers of its match 1 is not
+    another's match 1."""
+    games = []
+    for number, seed in ((1, 11), (2, 13)):
+        database = tmp_path / f"escoba{number}.db"
+        storage = Storage(database_url(database))
+        storage.migrate()
+        stored = store_match(storage, f"r{number}", [("Ana", ANA), "easy"], seed=seed)
+        storage.close()
+        assert stored.match_id == 1
+        games.append((database, stored.game))
+    assert sweeps(games[0][1], 0) != sweeps(games[1][1], 0), "the two matches differ"
+    for database, game in games:
+        with running_app(database) as client:
+            (match,) = mine(client, ANA)["matches"]
+            assert match["sweeps"] == [sweeps(game, side) for side in (0, 1)]
+            assert match["totals"] == list(game.totals)

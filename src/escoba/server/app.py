@@ -293,11 +293,13 @@ def create_app(
     # of their seat tokens (in the body: addresses end up in logs), or once made public.
     # Whatever is not shown is answered as an unknown match, alike and by one statement.
 
+    sweeps = history.SweepCounts()  # each finished match's, counted once
+
     @app.post("/api/matches/mine")
     async def your_matches(held: SeatTokens) -> YourMatches:
         """The finished matches in which one of the tokens holds a seat, with statistics."""
         found: YourMatches = await hub().stored(
-            history.your_matches, storage, token_hashes(held.tokens)
+            history.your_matches, storage, token_hashes(held.tokens), sweeps
         )
         return found
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from threading import Lock
 from typing import Annotated, Final, Literal
@@ -44,6 +43,7 @@ __all__ = [
     "PublicChoice",
     "PublicSwitch",
     "SeatTokens",
+    "SweepCounts",
     "YourMatch",
     "YourMatches",
     "names",
@@ -135,11 +135,11 @@ def token_hashes(tokens: Sequence[str]) -> list[str]:
 # -- your matches and their statistics
 
 
-def your_matches(storage: Storage, hashes: Sequence[str]) -> YourMatches:
+def your_matches(storage: Storage, hashes: Sequence[str], sweeps: SweepCounts) -> YourMatches:
     """The finished matches in which a seat is held by one of the token ``hashes``, with
     their statistics. It reads the database and replays matches: call it on a storage thread.
-    Each match's sweeps are counted by replaying it once, then remembered (a finished match
-    never changes)."""
+    Each match's sweeps are counted by replaying it once, then remembered in ``sweeps`` (a
+    finished match never changes)."""
     found: list[YourMatch] = []
     for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED):
         listed = summary(match, room, seats)
@@ -151,7 +151,7 @@ def your_matches(storage: Storage, hashes: Sequence[str]) -> YourMatches:
                 **listed.model_dump(),
                 seat=seat,
                 side=side,
-                sweeps=_SWEEPS.of(match.id, storage),
+                sweeps=sweeps.of(match.id, storage),
                 opponents=_opponents(levels),
                 public=match.public,
             )
@@ -201,13 +201,14 @@ def _sides(players: int, partnerships: bool) -> list[tuple[int, ...]]:
     return [(seat,) for seat in range(players)]
 
 
-@dataclass
-class _SweepCounts:
-    """Each finished match's sweeps per side, by match id, the newest ``size`` remembered."""
+class SweepCounts:
+    """Each finished match's sweeps per side, by match id, the ``size`` last asked for
+    remembered. One for each database: match ids are a database's own."""
 
-    size: int
-    known: OrderedDict[int, list[int]]
-    lock: Lock
+    def __init__(self, size: int = 10_000) -> None:
+        self.size = size
+        self.known: OrderedDict[int, list[int]] = OrderedDict()
+        self.lock = Lock()
 
     def of(self, match_id: int, storage: Storage) -> list[int]:
         with self.lock:
@@ -221,9 +222,6 @@ class _SweepCounts:
             while len(self.known) > self.size:
                 self.known.popitem(last=False)
         return counts
-
-
-_SWEEPS: Final = _SweepCounts(10_000, OrderedDict(), Lock())
 
 
 def _sweeps(record: MatchRecord) -> list[int]:
