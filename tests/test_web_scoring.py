@@ -137,6 +137,9 @@ def test_piles_log_and_the_explained_score_pad(page: Any, server: Server) -> Non
     if result["leftovers"]:
         assert line.get_attribute("data-seat") == str(result["last_capturer"])
         assert "→" in line.inner_text()
+        # ... and a screen reader hears it with the end of the hand.
+        announced = page.get_by_test_id("announcer")
+        assert "Cards left on the table" in announced.inner_text()
 
     # A side's pile of the finished hand, opened from the score pad.
     dialog.locator("[data-testid=show-pile][data-side='1']").click()

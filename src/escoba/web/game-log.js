@@ -16,7 +16,7 @@
 //   piles-button, piles-dialog the button of the captured cards (key P) and its dialog: one
 //                              score-explained.js `pile` per side
 
-import { eventText, seatName, sideName } from "./game-names.js";
+import { eventText, seatName, sideName, spokenCard } from "./game-names.js";
 import { t } from "./i18n.js";
 import { leftoversText, pileView } from "./score-explained.js";
 
@@ -82,7 +82,7 @@ function drawLog({ room, match }) {
   if (finished && finished.hand === match.results.length) {
     const entries = finished.events.map((event) => item(eventText(event, room, me), event.kind));
     if (!finished.complete) entries.unshift(item("…", "gap"));
-    if (finished.result) entries.push(item(leftoversText(finished.result, name), "leftovers"));
+    if (finished.result) entries.push(item(`${t("common.leftovers")}: ${leftoversText(finished.result, name)}`, "leftovers"));
     sections.push(handSection(finished.hand, entries, true));
   }
   if (!match.over) {
@@ -137,9 +137,11 @@ export function redraw(state) {
   if (byId("piles-dialog").open) drawPiles(state);
 }
 
-// The leftovers of the hand that just ended, in words: for the announcement of its end.
+// Who took the cards left on the table at the end of the hand that just ended, in words, with
+// the cards' spoken names: for the announcement of its end ("" when none were left).
 export function leftoversNote({ room, match }) {
   const result = match.results[match.results.length - 1];
   if (!result || !result.leftovers?.length) return "";
-  return leftoversText(result, (seat) => seatName(room, seat, match.seat));
+  const who = (seat) => seatName(room, seat, match.seat);
+  return `${t("common.leftovers")}: ${leftoversText(result, who, spokenCard)}`;
 }

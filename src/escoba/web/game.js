@@ -43,7 +43,7 @@ import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
-import { noteState, redraw as redrawLog, showLog, showPiles } from "./game-log.js";
+import { leftoversNote, noteState, redraw as redrawLog, showLog, showPiles } from "./game-log.js";
 import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
 import { playSound, wakeSound } from "./sound.js";
 
@@ -111,7 +111,7 @@ function announceState(previous, message) {
   const parts = [];
   if (message.event) parts.push(eventText(message.event, state.room, match.seat, spokenCard));
   if (match.over && !previous?.match.over) parts.push(winnerText(state) || t("common.match_over"));
-  else if (message.hand_ended) parts.push(t("common.hand_over"));
+  else if (message.hand_ended) parts.push(t("common.hand_over"), leftoversNote(state));
   const turnChanged = !previous || previous.match.to_move !== match.to_move || Boolean(message.event);
   if (turnChanged && !match.over && match.to_move !== null) parts.push(turnText(state));
   // each part a sentence of its own: "You played 7♦. Bea to play."

@@ -57,9 +57,9 @@ export function suitName(suit) {
   return style === "french" ? `${SYMBOLS[suit]} ${t(FRENCH_SUITS[suit])}` : suitWord(suit, style);
 }
 
-// Cards named in the deck shown: "7♦ 5♠", "siete de oros, cinco de espadas".
-export function cardWords(cards) {
-  return list(cards).map(cardLabel).join(deckStyle() === "french" ? " " : ", ");
+// Cards named in the deck shown: "7♦ 5♠", "siete de oros, cinco de espadas" (or by `name`).
+export function cardWords(cards, name = cardLabel) {
+  return list(cards).map(name).join(deckStyle() === "french" && name === cardLabel ? " " : ", ");
 }
 
 // One side's captured cards, grouped by suit (coins first), each group in rank order.
@@ -183,12 +183,13 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
   return node("div", { class: "explained-score" }, table, leftoversLine(result, seatName), ...notes);
 }
 
-// "Leftovers: 5♣ 3♥ to Ana, the last to capture" (or that none were left).
-export function leftoversText(result, seatName) {
+// "5♣ 3♥ → Ana (captured last)", or that none were left; cards named by `name`.
+export function leftoversText(result, seatName, name = cardLabel) {
   const left = list(result.leftovers);
   if (!left.length) return t("common.leftovers_none");
-  if (result.last_capturer === null || result.last_capturer === undefined) return t("common.leftovers_uncounted", { cards: cardWords(left) });
-  return t("common.leftovers_to", { cards: cardWords(left), who: seatName(result.last_capturer) });
+  const cards = cardWords(left, name);
+  if (result.last_capturer === null || result.last_capturer === undefined) return t("common.leftovers_uncounted", { cards });
+  return t("common.leftovers_to", { cards, who: seatName(result.last_capturer) });
 }
 
 function leftoversLine(result, seatName) {
