@@ -49,7 +49,9 @@ function set(now) {
 // Ask the server whether it answers (never from a cache). One question at a time.
 export function ask() {
   asking ??= fetch("/api/health", { cache: "no-store" })
-    .then((response) => response.ok)
+    // Any answer of the server's own counts (a busy one still answers); a proxy's "bad
+    // gateway" or "gateway timeout" means the server behind it is not there.
+    .then((response) => response.status !== 502 && response.status !== 504)
     .catch(() => false)
     .then((answered) => {
       asking = null;
