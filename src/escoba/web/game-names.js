@@ -25,11 +25,12 @@ export function cardList(cards, name = cardLabel) {
   return cards.map(name).join(" + ");
 }
 
-// French cards' words, for a screen reader: "J♦" is "jack of diamonds" ("Karo Bube").
-const FRENCH_SUITS = { d: "game.suit_diamonds", h: "game.suit_hearts", s: "game.suit_spades", c: "game.suit_clubs" };
+// French cards' words, for a screen reader: "J♦" is "jack of coins" ("Karo Bube"), the suits
+// named as the rules name them (♦ coins, ♥ cups, ♠ swords, ♣ clubs: docs/glossary.md).
+const FRENCH_SUITS = { d: "game.suit_coins", h: "game.suit_cups", s: "game.suit_swords", c: "game.suit_clubs" };
 const FRENCH_RANKS = { A: "game.rank_ace", J: "game.rank_jack", Q: "game.rank_queen", K: "game.rank_king" };
 
-// A card's name in words, in the player's language and deck style: "7 of diamonds",
+// A card's name in words, in the player's language and deck style: "7 of coins",
 // "sota de oros". The Spanish and Italian decks' names are words already.
 export function spokenCard(card) {
   if (!isCard(card)) return String(card);

@@ -20,7 +20,7 @@ import { deckStyle } from "./prefs.js";
 import { categoryName } from "./rooms.js";
 
 const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
-const FRENCH_SUITS = { d: "game.suit_diamonds", h: "game.suit_hearts", s: "game.suit_spades", c: "game.suit_clubs" };
+const FRENCH_SUITS = { d: "game.suit_coins", h: "game.suit_cups", s: "game.suit_swords", c: "game.suit_clubs" };
 const SYMBOLS = { d: "♦", h: "♥", s: "♠", c: "♣" };
 
 function node(tag, attributes = {}, ...children) {
@@ -51,7 +51,7 @@ export function miniCard(card, extra = "") {
   return holder;
 }
 
-// A suit's name in the deck shown: "♦ diamonds" (French cards), "oros", "denari".
+// A suit's name in the deck shown: "♦ coins" (French cards), "oros", "denari".
 export function suitName(suit) {
   const style = deckStyle();
   return style === "french" ? `${SYMBOLS[suit]} ${t(FRENCH_SUITS[suit])}` : suitWord(suit, style);
