@@ -64,7 +64,8 @@ export function noteState(previous, message, state) {
   const { match } = state;
   if (message.hand_ended) {
     const result = match.results[match.results.length - 1];
-    const sameHand = previous && previous.match.hand_number === match.hand_number - 1;
+    // the page saw this hand being played (the match's last hand starts no new one)
+    const sameHand = previous && previous.match.results.length === match.results.length - 1;
     const events = sameHand ? [...previous.match.history] : [];
     if (message.event) events.push(message.event);
     finished = { hand: match.results.length, events, result, complete: Boolean(sameHand) };

@@ -110,7 +110,7 @@ function announceState(previous, message) {
   const { match } = state;
   const parts = [];
   if (message.event) parts.push(eventText(message.event, state.room, match.seat, spokenCard));
-  if (match.over && !previous?.match.over) parts.push(winnerText(state) || t("common.match_over"));
+  if (match.over && !previous?.match.over) parts.push(leftoversNote(state), winnerText(state) || t("common.match_over"));
   else if (message.hand_ended) parts.push(t("common.hand_over"), leftoversNote(state));
   const turnChanged = !previous || previous.match.to_move !== match.to_move || Boolean(message.event);
   if (turnChanged && !match.over && match.to_move !== null) parts.push(turnText(state));
@@ -445,8 +445,9 @@ function cancelChoice() {
 }
 
 // The game's keys (listed in the rules dialog): 1-4 a hand card, then 1-n a capture set,
-// Escape cancels, h the hint, r the rules, s the score pad. Not while typing, nor over a
-// dialog (its own keys work there: Escape closes it).
+// Escape cancels, h the hint, r the rules, s the score pad, u takes back (where the Take back
+// button is offered). Not while typing, nor over a dialog (its own keys work there: Escape
+// closes it).
 function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   if (!state || byId("play-view").hidden || document.querySelector("dialog[open]")) return;
@@ -471,6 +472,10 @@ function onKey(event) {
   }
   const action = {
     h: askHint, r: () => showRules(roomId), s: () => showScorepad(state, overBox), l: () => showLog(state), p: () => showPiles(state),
+    u: () => {
+      const button = byId("take-back");
+      if (!button.hidden && !button.disabled) takeBack();
+    },
   }[key.toLowerCase()];
   if (action) {
     event.preventDefault();
