@@ -157,6 +157,19 @@ def test_piles_log_and_the_explained_score_pad(page: Any, server: Server) -> Non
     finished = log.locator("[data-testid=log-hand][data-finished=true] [data-testid=log-entry]")
     kinds = finished.evaluate_all("nodes => nodes.map(n => n.dataset.kind)")
     assert kinds == [event["kind"] for event in before["history"]] + ["play", "leftovers"]
+    page.locator("#log-close").click()
+    if not after["over"]:
+        return  # a tie at 1 point: no replay yet
+
+    # The replay's last position explains the hand the same way.
+    mine = httpx.post(server.url + "/api/matches/mine", json={"tokens": [token]}).json()
+    page.goto(server.url + f"/replay/{mine['matches'][0]['id']}")
+    page.get_by_test_id("replay-last").click()
+    replayed = page.get_by_test_id("replay-result").get_by_test_id("explained")
+    replayed.wait_for(timeout=TIMEOUT)
+    assert shown_counts(replayed, "cards") == [tally["cards"] for tally in result["tallies"]]
+    line = page.get_by_test_id("replay-result").get_by_test_id("explained-leftovers")
+    assert sorted((line.get_attribute("data-cards") or "").split()) == sorted(result["leftovers"])
 
 
 def test_the_explained_score_piles_and_log_pass_an_accessibility_audit(
