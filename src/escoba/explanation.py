@@ -203,6 +203,20 @@ def _tally(side: int, pile: frozenset[Card], sweeps: int, rules: RuleSet) -> Sid
 def explain_hand(result: HandResult, rules: RuleSet) -> HandExplanation:
     """Explain a finished hand's score under the rule set it was played with.
 
+    Seed 000's setenta example (RULES.md, "Scoring a hand"): 7♠ 7♥ 6♦ 5♣ beats 7♦ 7♣ A♠ A♥,
+    compared card by card, while the other side has the seven of coins:
+
+    >>> from escoba import RULESETS, HandResult, parse_cards, score_hand
+    >>> rules = RULESETS["escoba"]
+    >>> piles = (frozenset(parse_cards("7s 7h 6d 5c")), frozenset(parse_cards("7d 7c As Ah")))
+    >>> score = score_hand(piles, [0, 0], rules)
+    >>> result = HandResult(0, piles, (0, 0), score.points, score.breakdown, frozenset(), 1)
+    >>> why = explain_hand(result, rules)
+    >>> [" ".join(map(str, side.ranked_best)) for side in why.sides]
+    ['7h 7s 6d 5c', '7d 7c Ah As']
+    >>> why.breakdown["sevens"], why.seven_of_coins_side
+    ((1, 0), 1)
+
     Raises :class:`InvalidScoreError` when the result is not a :class:`HandResult` or was not
     scored under ``rules`` (its breakdown differs from what the counts give), and
     :class:`RulesError` when ``rules`` is not a :class:`RuleSet`.
