@@ -142,10 +142,14 @@ def test_hand_table_and_turn_stay_in_sight(
         expect(toast).to_be_in_viewport()
         assert_in_sight(page, "with a refusal shown")
 
-        # Four players: four sides in the bar, three seats around the felt.
-        crowded, four = person_room(table_server, players=4)
-        first = next(iter(four.values()))
-        mover = seat_state(table_server, crowded, first)["match"]["to_move"]
+        # Four players: four sides in the bar, three seats around the felt (and cards on the
+        # table: a dealer's initial sweep may have taken them all).
+        for _ in range(20):
+            crowded, four = person_room(table_server, players=4)
+            first = seat_state(table_server, crowded, next(iter(four.values())))["match"]
+            if first["table"]:
+                break
+        mover = first["to_move"]
         sit_down(page, table_server, crowded, mover, four[mover])
         page.get_by_test_id("hint-button").click()
         page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
