@@ -71,7 +71,8 @@ def test_a_match_against_the_computer_survives_a_restart(tmp_path: Path) -> None
         new_moves = [hand["moves"] for hand in finished["hands"]]
         assert new_moves[len(old_moves) - 1][: len(old_moves[-1])] == old_moves[-1]
         assert new_moves[: len(old_moves) - 1] == old_moves[:-1]
-        listed = client.get("/api/matches").json()["matches"]
+        mine = {"tokens": [ticket["token"]]}
+        listed = client.post("/api/matches/mine", json=mine).json()["matches"]
         finished_id = on_server(client, lambda hub: hub.rooms[room].match_id)
         assert [(m["id"], m["totals"]) for m in listed] == [(finished_id, final["match"]["totals"])]
 
