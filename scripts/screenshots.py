@@ -2,7 +2,8 @@
 
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby, a game (desktop and phone), the score pad after a hand, the
-history, a replay and the score pad for real cards, and writes one PNG per screen.
+history, a replay, the score pad for real cards and a lesson of Learn to play, and writes one
+PNG per screen.
 """
 
 from __future__ import annotations
@@ -186,6 +187,18 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
         desktop.get_by_test_id("save-hand").click()
         desktop.wait_for_timeout(400)
     desktop.screenshot(path=out / "scorepad.png")
+
+    # The first lesson with French cards, in French, after a wrong try.
+    desktop.locator("#deck-picker").select_option("french")
+    desktop.locator("#language-picker").select_option("fr")
+    desktop.goto(url + "/learn")
+    desktop.get_by_test_id("step").wait_for(timeout=WAIT)
+    desktop.get_by_test_id("next").click()
+    for card in ("[data-testid=hand-card][data-card='4h']", "[data-card='As']", "[data-card='3h']"):
+        desktop.locator(card).first.click()
+    desktop.get_by_test_id("play").click()
+    desktop.wait_for_timeout(400)
+    desktop.screenshot(path=out / "learn-french.png", full_page=True)
     desktop.goto(room)
 
 

@@ -321,7 +321,8 @@ def test_the_replay_shows_the_take_back() -> None:
     game = Game(RULES, 2, seed=9)
     played = game.play(game.legal_moves()[0])
     game.take_back()
-    steps = replay_steps(game.record())
+    steps, results = replay_steps(game.record())
+    assert results == []
     assert [step.event.kind if step.event else None for step in steps] == [
         None,
         "play",

@@ -53,6 +53,7 @@ from .protocol import (
     MAX_MESSAGE_BYTES,
     CreateRoom,
     ErrorMessage,
+    HandResultView,
     JoinRoom,
     MatchSummary,
     PlayMessage,
@@ -326,7 +327,7 @@ def create_app(
             raise Refusal("not_found", missing, 404)
         match, room, record = found
         seats = await hub().stored(storage.seats, room.id)
-        steps = await hub().stored(replay_steps, record)
+        steps, results = await hub().stored(replay_steps, record)
         return {
             "match": match_id,
             "preset": preset_name(RuleSet.from_dict(room.rules)),
@@ -338,6 +339,7 @@ def create_app(
             "totals": steps[-1].totals,
             "winner": match.winner,
             "public": match.public,
+            "results": [result.model_dump() for result in results],
             "steps": [step.model_dump() for step in steps],
         }
 
@@ -585,9 +587,9 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
             connection.refund()
 
 
-def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
+def replay_steps(record: Mapping[str, Any]) -> tuple[list[ReplayStep], list[HandResultView]]:
     """Every position of a match, all hands open, with the play (or take back) that led
-    to it."""
+    to it; and the match's finished hands, which each step counts rather than repeats."""
     steps: list[ReplayStep] = []
 
     def seen(game: Game, play: Play | TakeBack | None) -> None:
@@ -602,11 +604,11 @@ def replay_steps(record: Mapping[str, Any]) -> list[ReplayStep]:
                 captured=[[str(card) for card in sorted(pile)] for pile in game.captured],
                 sweeps=list(game.sweeps),
                 totals=list(game.totals),
-                results=[result_view(result, game.rules) for result in game.results],
+                hands_scored=len(game.results),
                 event=None if play is None else event_view(play),
                 hand_ended=isinstance(play, Play) and play.result is not None,
             )
         )
 
-    replay(record, on_move=seen)
-    return steps
+    game = replay(record, on_move=seen)
+    return steps, [result_view(result, game.rules) for result in game.results]

@@ -387,7 +387,9 @@ class ReplayStep(_Message):
     captured: list[list[str]]
     sweeps: list[int]
     totals: list[int]
-    results: list[HandResultView]
+    hands_scored: int
+    """Hands finished by this position: the first ``hands_scored`` of the replay's
+    ``results`` (sent once for the whole match, not again with every step)."""
     event: EventView | None
     """The play or take back that led here (None for the first position)."""
     hand_ended: bool

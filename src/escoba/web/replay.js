@@ -220,7 +220,8 @@ function scoreTable(rows, header) {
 
 function renderResult(step) {
   const panel = $("replay-result");
-  const results = list(step.results);
+  // The match's finished hands come once; a step counts how many it has seen end.
+  const results = list(state.data.results).slice(0, step.hands_scored ?? 0);
   const last = state.index === state.steps.length - 1;
   if (!step.hand_ended || !results.length) {
     panel.hidden = true;
