@@ -118,11 +118,23 @@ def test_a_changed_file_is_a_new_version(tmp_path: Path) -> None:
     assert worker_config(service_worker(web, locale, pages))["version"] != second["version"]
 
 
+# Whether the worker's copies hold the lessons (the browser's own HTTP cache may too, briefly).
+KEPT_LESSONS = """async () => {
+  for (const name of await caches.keys()) {
+    for (const request of await (await caches.open(name)).keys()) {
+      if (new URL(request.url).pathname === "/api/tutorial") return true;
+    }
+  }
+  return false;
+}"""
+
+
 def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) -> None:
     """Open the history and a replay of one's match (in German), then the lobby; stop the
     server, reload: the pages come from the worker's copies, in German, with the notice;
     playing is disabled and an API answer is never served from a cache, but the match last
-    seen is listed and replays; the server back, the notice goes."""
+    seen is listed and replays, and the lessons opened before are there; the server back, the
+    notice goes."""
     server = Server(tmp_path)
     server.start()
     try:
@@ -139,6 +151,10 @@ def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) 
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
         expect(page.get_by_test_id("offline-banner")).to_be_hidden()
         expect(page.get_by_test_id("create-room")).to_be_enabled()
+        page.goto(server.url + "/learn")
+        expect(page.get_by_test_id("progress")).to_contain_text("1", timeout=TIMEOUT)
+        assert page.evaluate(KEPT_LESSONS), "the worker keeps the lessons it fetched"
+        page.goto(server.url + "/")
         server.stop()
 
         page.reload()
@@ -161,6 +177,10 @@ def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) 
         page.get_by_test_id("replay-step").wait_for(timeout=TIMEOUT)  # the replay kept
         page.goto(server.url + "/room/not-reachable")
         expect(page.get_by_test_id("offline-banner")).to_be_visible(timeout=TIMEOUT)
+        page.goto(server.url + "/learn")  # the lessons, once opened, are kept
+        expect(page.get_by_test_id("offline-banner")).to_be_visible(timeout=TIMEOUT)
+        expect(page.get_by_test_id("progress")).to_contain_text("1", timeout=TIMEOUT)
+        expect(page.get_by_test_id("load-error")).to_be_hidden()
 
         server.start()
         page.goto(server.url + "/")

@@ -11,7 +11,8 @@
 // Every answer comes from the network first, so that a new version of the server is picked up
 // at once; a kept copy only when the network fails. API answers are neither kept nor ever
 // answered from the cache (a stale answer must not pass for a fresh one), except the pages'
-// texts, which are the same for everyone and change only with the server.
+// texts and the lessons of Learn to play, which are the same for everyone and change only with
+// the server: a lesson opened once can be read again while the server cannot be reached.
 
 const { version, files, pages } = self.ESCOBA_OFFLINE;
 const KEPT = `escoba-${version}`;
@@ -65,7 +66,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (url.pathname === "/api/texts") {
+  if (url.pathname === "/api/texts" || url.pathname === "/api/tutorial") {
     event.respondWith(networkFirst(request, url.pathname + url.search));
     return;
   }
