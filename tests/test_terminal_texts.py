@@ -295,13 +295,25 @@ def plain(answers: str, **options: object) -> str:
 
 def test_plain_mode_answers_hint_rules_and_score_pad() -> None:
     out = plain("h\nr\ns\n1\n")
-    assert "(h: hint, r: rules, s: score pad):" in out
+    assert "(h: hint, r: rules, s: score pad, u: take back):" in out
     assert "Hint: 2♣ taking 6♥ and 7♣. The best move here." in out
     assert "Cheat sheet: escoba" in out and "J=8, Q=9, K=10" in out
     assert "No hand finished yet. Match points: you: 0; Computer: 0." in out
     # Each answer asks again for the same move: 1 then plays the first one.
     assert out.count("Your move, a number from 1 to 4") == 4
     assert "You play A♦, taking nothing." in out
+
+
+def test_plain_mode_takes_back_with_u() -> None:
+    """Issue 16, item 4: u at the move prompt takes back the person's last move and the
+    computer's after it, and shows the position again with its moves."""
+    out = plain("u\n1\nu\n")
+    before, after = out.split("You play A♦, taking nothing.", 1)
+    assert "You have no move to take back in this hand." in before
+    assert "Move taken back (A♦): your turn again." in after
+    hands = re.findall(r"^Your hand: (.*)$", out, re.M)
+    assert hands[0] == hands[-1] and "A♦" in hands[-1]
+    assert out.count("  1. A♦") == 2  # the moves listed again after the take back
 
 
 def test_plain_mode_score_pad_after_a_hand_and_in_spanish() -> None:

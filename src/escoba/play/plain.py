@@ -19,7 +19,7 @@ from ..explanation import explain_hand
 from ..observation import Play
 from ..rules import preset_name
 from .render import Words, capital
-from .session import Played, Session
+from .session import Played, Session, SessionError
 from .storage import Storage
 
 __all__ = ["PlainGame", "words_for"]
@@ -170,6 +170,10 @@ class PlainGame:
             if not line:
                 return False
             answer = line.strip()
+            if answer.lower() == "u":
+                if self.take_back():
+                    return True  # an earlier position: shown again, with its moves
+                continue
             if answer.lower() in self.ASKS:
                 self.ASKS[answer.lower()](self)
                 continue
@@ -211,6 +215,18 @@ class PlainGame:
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
             for line in w.score_pad(number, result, totals):
                 self.say(line)
+
+    def take_back(self) -> bool:
+        """Take back the person's last move of the hand and the computer moves after it;
+        False, saying why, when there is none."""
+        w = self.words
+        try:
+            taken = self.session.take_back()
+        except SessionError:
+            self.say(w.text("tui.take_back_none"))
+            return False
+        self.say(w.text("tui.taken_back", card=w.card(taken[-1].move.card)))
+        return True
 
     ASKS: ClassVar[Mapping[str, Callable[[PlainGame], None]]] = {
         "h": hint,
