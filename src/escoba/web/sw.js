@@ -11,8 +11,8 @@
 // Every answer comes from the network first, so that a new version of the server is picked up
 // at once; a kept copy only when the network fails. API answers are neither kept nor ever
 // answered from the cache (a stale answer must not pass for a fresh one), except the pages'
-// texts and the lessons of Learn to play, which are the same for everyone and change only with
-// the server: a lesson opened once can be read again while the server cannot be reached.
+// texts and the tutorial's lessons, which are the same for everyone and change only with the
+// server: a lesson opened once can be read again while the server cannot be reached.
 
 const { version, files, pages } = self.ESCOBA_OFFLINE;
 const KEPT = `escoba-${version}`;
