@@ -1,8 +1,9 @@
 // The game screen, /room/<id> (room.html): take a seat (or watch), connect to the room's
 // WebSocket, draw each state the server sends and send your plays, hints and rematches.
 // Modules: game-net.js (socket), game-view.js (board and animation), game-dialogs.js (score
-// pad, rules), game-join.js (the invite form), game-names.js (words), i18n.js (the texts, from
-// the server's catalogues), rooms.js (tickets, API).
+// pad, rules), game-join.js (the invite form), game-names.js (words), game-log.js (the hand's
+// log and the captured piles), game-effects.js (sounds, the mute switch, the sweep banner),
+// i18n.js (the texts, from the server's catalogues), rooms.js (tickets, API).
 //
 // Stable hooks for browser tests (data-testid):
 //   join-nickname, join-room, watch-room   the invite form when this browser has no seat
@@ -37,7 +38,7 @@
 
 import { mountHeader } from "./header.js";
 import { applyTexts, t } from "./i18n.js";
-import { deckStyle, language, setSoundMuted, soundMuted } from "./prefs.js";
+import { deckStyle, language } from "./prefs.js";
 import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
 import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
@@ -45,7 +46,8 @@ import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs
 import { setUpJoin, showJoin, showMissing } from "./game-join.js";
 import { leftoversNote, noteState, redraw as redrawLog, showLog, showPiles } from "./game-log.js";
 import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
-import { playSound, wakeSound } from "./sound.js";
+import { drawSoundButton, eventEffects, toggleSound } from "./game-effects.js";
+import { wakeSound } from "./sound.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -116,63 +118,6 @@ function announceState(previous, message) {
   if (turnChanged && !match.over && match.to_move !== null) parts.push(turnText(state));
   // each part a sentence of its own: "You played 7♦. Bea to play."
   announce(parts.filter(Boolean).map((part) => (/[.!?…]$/.test(part) ? part : `${part}.`)).join(" "));
-}
-
-// -- sounds and the sweep
-
-function sound(name) {
-  if (playSound(name) || !soundMuted()) byId("sound-button").dataset.lastSound = name;
-}
-
-// A loudspeaker, with sound waves, or crossed out while muted (our own drawing, no font needed).
-function speaker(muted) {
-  const waves = muted
-    ? '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
-    : '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
-  return `<svg viewBox="0 0 24 24" width="18" height="18" focusable="false"><path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${waves}</svg>`;
-}
-
-function drawSoundButton() {
-  const muted = soundMuted();
-  const button = byId("sound-button");
-  button.setAttribute("aria-pressed", String(muted));
-  button.querySelector(".sound-icon").innerHTML = speaker(muted);
-}
-
-function toggleSound() {
-  setSoundMuted(!soundMuted());
-  drawSoundButton();
-}
-
-let sweepTimer = null;
-function showSweep(event) {
-  const banner = byId("sweep-banner");
-  banner.replaceChildren(
-    Object.assign(document.createElement("strong"), { textContent: t("game.event_sweep") }),
-    Object.assign(document.createElement("span"), { textContent: seatName(state.room, event.seat, state.match.seat) }),
-  );
-  banner.hidden = false;
-  banner.classList.remove("show");
-  void banner.offsetWidth; // restart the animation for a second sweep in a row
-  banner.classList.add("show");
-  clearTimeout(sweepTimer);
-  sweepTimer = setTimeout(() => {
-    banner.hidden = true;
-  }, 1500);
-}
-
-function eventEffects(previous, message) {
-  const { match } = state;
-  const event = message.event;
-  if (event?.kind === "play") {
-    sound(event.sweep ? "sweep" : event.captures.length ? "capture" : "card");
-    if (event.sweep) showSweep(event);
-  }
-  if (message.hand_ended) {
-    setTimeout(() => sound("hand_over"), 300);
-  } else if (match.seat !== null && match.to_move === match.seat && previous?.match.to_move !== match.seat && !match.over) {
-    setTimeout(() => sound("turn"), event ? 300 : 0);
-  }
 }
 
 let noteTimer = null;
@@ -277,7 +222,7 @@ function receiveState(message) {
   draw();
   noteState(previous, message, state);
   announceState(previous, message);
-  if (previous) eventEffects(previous, message);
+  if (previous) eventEffects(state, previous, message);
   if (before && message.event) board.animate(message.event, before, state.room);
   if (message.hand_ended) {
     clearTimeout(scorepadTimer);
