@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, Static
 from typer.testing import CliRunner
 
-from escoba import RULESETS, Move, Observation
+from escoba import RULESETS, Card, Move, Observation, card_name
 from escoba.ai.coach import Coach
 from escoba.cheatsheet import cheat_sheet, cheat_sheet_lines
 from escoba.cli import app as cli
@@ -32,7 +32,7 @@ from escoba.play.plain import PlainGame
 from escoba.play.render import computer_names
 from escoba.tui import EscobaApp
 from escoba.tui.setup import OptionBox, SetupApp, SetupChoice
-from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen
+from escoba.tui.widgets import CapturesScreen, CheatSheetScreen, ScorePadScreen
 from server_helpers import assert_refused, create_room
 
 SIZE = (80, 24)
@@ -295,7 +295,7 @@ def plain(answers: str, **options: object) -> str:
 
 def test_plain_mode_answers_hint_rules_and_score_pad() -> None:
     out = plain("h\nr\ns\n1\n")
-    assert "(h: hint, r: rules, s: score pad, u: take back):" in out
+    assert "(h: hint, r: rules, s: score pad, u: take back, c: captures):" in out
     assert "Hint: 2♣ taking 6♥ and 7♣. The best move here." in out
     assert "Cheat sheet: escoba" in out and "J=8, Q=9, K=10" in out
     assert "No hand finished yet. Match points: you: 0; Computer: 0." in out
@@ -341,6 +341,74 @@ def test_plain_mode_prints_each_hand_heading_once() -> None:
     assert out.count("Hand 1. Dealer") == 1
     assert out.count("Hand 2. Dealer") == 1
     assert "Match points:" in out
+
+
+# -- the captured cards on demand (issue 16, item 2) -----------------------------------------
+
+
+def suit_lines(pile: frozenset[Card], indent: str) -> list[str]:
+    """The cards of a pile as the terminal lists them: a line per suit, in rank order."""
+    suits = sorted({card.suit.value for card in pile}, key="dhsc".index)
+    return [
+        indent + ", ".join(card_name(c) for c in sorted(pile) if c.suit.value == suit)
+        for suit in suits
+    ]
+
+
+def test_plain_mode_lists_each_sides_captured_cards_with_c() -> None:
+    game = session()
+    out = io.StringIO()
+    answers = io.StringIO("1\n" * 4 + "c\n")
+    PlainGame(game, Storage(), answers, out, coach=Coach(Ranked(""))).run()
+    obs = game.observation()  # the input ended right after c: the position c was asked in
+    assert any(obs.captured), "the test needs a capture to show"
+    listed = out.getvalue().split("Captured cards, hand 1:\n")[1].splitlines()
+    expected: list[str] = []
+    for name, pile, sweeps in zip(("You", "Computer"), obs.captured, obs.sweeps, strict=True):
+        count = f"{len(pile)} card{'s' if len(pile) != 1 else ''}"
+        expected.append(f"  {name}: {count} captured, sweeps: {sweeps}.")
+        expected += suit_lines(pile, "    ")
+    assert listed[: len(expected)] == expected
+    assert listed[len(expected)].startswith("Your move, a number from 1 to")
+
+
+def test_the_captures_screen_opens_with_c_and_after_the_hand_shows_its_cards() -> None:
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        async def play_until(done: Callable[[], bool]) -> None:
+            while not done():
+                if app.game.to_move == 0 and not app.modal_open:
+                    await pilot.press("1")
+                    if app.choosing:
+                        await pilot.press("1")
+                await pilot.pause()
+
+        await play_until(lambda: any(app.observation.captured))
+        obs = app.observation
+        await pilot.press("c")
+        assert isinstance(app.screen, CapturesScreen)
+        text = app.screen_text()
+        assert "Captured cards, hand 1" in text
+        for pile in obs.captured:
+            for line in suit_lines(pile, "  "):
+                assert line in text.splitlines()
+        await pilot.press("escape")
+        assert not app.modal_open
+
+        # The hand ends: over its score pad, c shows the hand's piles, leftovers included.
+        await play_until(lambda: bool(app.game.results))
+        await pilot.pause()
+        assert isinstance(app.screen, ScorePadScreen)
+        await pilot.press("c")
+        assert isinstance(app.screen, CapturesScreen)
+        lines = app.screen_text().splitlines()
+        piles = app.game.results[0].piles
+        assert sum(map(len, piles)) == 40
+        for pile in piles:
+            assert all(line in lines for line in suit_lines(pile, "  "))
+        await pilot.press("escape")
+        assert isinstance(app.screen, ScorePadScreen)
+
+    run_app(check, session(), Coach(Ranked("")))
 
 
 # -- the setup screen -----------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Before each of the person's moves it prints the state and a numbered list of the legal moves
 (numbered from 1, so answering 1 is always legal), then reads one number per line; ``h``
-asks the coach for a hint, ``r`` shows the rules' cheat sheet, ``s`` the score pad so far.
+asks the coach for a hint, ``r`` shows the rules' cheat sheet, ``s`` the score pad so far,
+``c`` each side's captured cards.
 Anything else is refused with a line saying why, and asked again. Computer moves are printed one a
 line; after each hand, the score pad. At the end of input the match is saved; at the end of
 the match the result is printed and the saved match forgotten.
@@ -18,7 +19,7 @@ from ..cheatsheet import cheat_sheet_lines, cheat_sheet_title
 from ..explanation import explain_hand
 from ..observation import Play
 from ..rules import preset_name
-from .render import Words, capital
+from .render import Words, capital, captures_shown
 from .session import Played, Session, SessionError
 from .storage import Storage
 
@@ -216,6 +217,13 @@ class PlainGame:
             for line in w.score_pad(number, result, totals):
                 self.say(line)
 
+    def captures(self) -> None:
+        """Each side's captured cards, suit by suit: of this hand, or between hands of the
+        hand just ended."""
+        game = self.session.game
+        for line in self.words.captures(captures_shown(self.session.observation(), game.results)):
+            self.say(line)
+
     def take_back(self) -> bool:
         """Take back the person's last move of the hand and the computer moves after it;
         False, saying why, when there is none."""
@@ -232,6 +240,7 @@ class PlainGame:
         "h": hint,
         "r": rules,
         "s": score_pad,
+        "c": captures,
     }
     """What the letters at the move prompt ask for."""
 

@@ -7,17 +7,18 @@ a hand it is not given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
-from ..cards import Card, DeckStyle, card_name
+from ..cards import Card, DeckStyle, Suit, card_name
 from ..catalogue import message_key, plural, text
 from ..explanation import HandExplanation
 from ..messages import level_name
 from ..moves import Move
-from ..observation import Deal, Event, InitialSweep, Play, Redeal
+from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from ..scoring import CATEGORIES, HandResult
 
-__all__ = ["Words", "capital", "computer_names"]
+__all__ = ["Captures", "Words", "by_suit", "capital", "captures_shown", "computer_names"]
 
 _PAD_KEYS: Final[Mapping[str, str]] = {
     "cards": message_key("play.pad.cards"),
@@ -56,6 +57,36 @@ def computer_names(
         else:
             names[seat] = text("seat.computer_number_short", language, number=number)
     return names
+
+
+@dataclass(frozen=True, slots=True)
+class Captures:
+    """The cards each side has captured in one hand, and its sweeps."""
+
+    hand_number: int
+    piles: tuple[frozenset[Card], ...]
+    sweeps: tuple[int, ...]
+
+
+def captures_shown(observation: Observation, results: Sequence[HandResult]) -> Captures:
+    """The captures a player asks to see: those of the hand being played, or, between hands
+    (nothing captured yet in the new hand) and after the match, those of the hand just ended,
+    its leftovers included. Every capture is made face up: nothing hidden is shown.
+    """
+    between = observation.winner is not None or not any(observation.captured)
+    if between and results:
+        last = results[-1]
+        return Captures(len(results) - 1, last.piles, last.sweeps)
+    return Captures(observation.hand_number, observation.captured, observation.sweeps)
+
+
+def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
+    """The cards grouped by suit (coins, cups, swords, clubs), each group in rank order;
+    a suit with no card makes no group."""
+    groups: dict[Suit, list[Card]] = {}
+    for card in sorted(cards):  # the deck's order: by suit, then by rank
+        groups.setdefault(card.suit, []).append(card)
+    return list(groups.values())
 
 
 class Words:
@@ -254,6 +285,21 @@ class Words:
             ]
             lines.append(row("tui.why.primiera", sums))
         lines.append(row("tui.why.sweeps", [side.sweeps for side in sides]))
+        return lines
+
+    def captures(self, captures: Captures) -> list[str]:
+        """The captured cards of a hand: its title, then each side's count and sweeps, and
+        one line per suit of its cards in rank order."""
+        lines = [self.text("tui.captures_title", n=captures.hand_number + 1) + ":"]
+        for side, pile in enumerate(captures.piles):
+            sweeps = captures.sweeps[side]
+            lines.append(
+                "  "
+                + capital(
+                    self.plural("play.captured", len(pile), side=self.side(side), sweeps=sweeps)
+                )
+            )
+            lines.extend("    " + ", ".join(map(self.card, suit)) for suit in by_suit(pile))
         return lines
 
     def category_labels(self) -> list[str]:

@@ -30,11 +30,12 @@ from ..explanation import explain_hand
 from ..messages import Message
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
-from ..play.render import Words, computer_names
+from ..play.render import Words, captures_shown, computer_names
 from ..play.session import Played, Session, SessionError
 from ..play.storage import Storage
 from .texts import t, tn
 from .widgets import (
+    CapturesScreen,
     CheatSheetScreen,
     Choice,
     ScorePadScreen,
@@ -84,6 +85,7 @@ class EscobaApp(App[None]):
         Binding("s", "score_pad", "score pad", show=False),
         Binding("r", "rules", "rules", show=False),
         Binding("h", "hint", "hint", show=False),
+        Binding("c", "captures", "captures", show=False),
         Binding("u", "take_back", "take back", show=False),
         Binding("q", "quit", "quit", show=False),
         Binding("escape", "cancel", "cancel", show=False),
@@ -490,6 +492,26 @@ class EscobaApp(App[None]):
     def action_score_pad(self) -> None:
         if not self.modal_open:
             self._open_score_pad()
+
+    def action_captures(self) -> None:
+        """Each side's captured cards: of this hand, or of the hand just ended while its
+        score pad is open (or before anything is captured in the next one)."""
+        if self.modal_open and not isinstance(self.screen, ScorePadScreen):
+            return
+        shown = captures_shown(self.session.observation(), self.game.results)
+        sides = [
+            (
+                self.tr(
+                    "tui.captured",
+                    name=name,
+                    cards=tn("count.cards_taken", len(pile), self.language),
+                    sweeps=tn("count.sweeps", sweeps, self.language),
+                ),
+                sorted(pile),
+            )
+            for name, pile, sweeps in zip(self.side_names(), shown.piles, shown.sweeps, strict=True)
+        ]
+        self.push_screen(CapturesScreen(shown.hand_number, sides, self.deck_style, self.language))
 
     def action_rules(self) -> None:
         if self.modal_open:

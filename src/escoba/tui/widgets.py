@@ -20,12 +20,14 @@ from ..catalogue import message_key
 from ..cheatsheet import sevens_label
 from ..explanation import HandExplanation
 from ..moves import Move
+from ..play.render import by_suit
 from ..rules import RuleSet
 from ..scoring import CATEGORIES, HandResult
 from .texts import t
 
 __all__ = [
     "SUIT_COLOURS",
+    "CapturesScreen",
     "CheatSheetScreen",
     "Choice",
     "ScorePadScreen",
@@ -273,7 +275,11 @@ class ScorePadScreen(_Modal):
     """Every scoring category per side for each finished hand, and the running totals;
     then the review of the person's costly moves of the last hand, and who won."""
 
-    BINDINGS = [Binding("s", "close", show=False)]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("s", "close", show=False),
+        # The captured cards of the hand just ended, over the pad; closing them comes back here.
+        Binding("c", "app.captures", show=False),
+    ]
 
     def __init__(
         self,
@@ -308,3 +314,28 @@ class CheatSheetScreen(_Modal):
     def __init__(self, lines: Sequence[str], language: str) -> None:
         body = [Static(Text("\n".join(lines)), id="cheat-sheet")]
         super().__init__(t("tui.rules_title", language), body, t("tui.close", language))
+
+
+class CapturesScreen(_Modal):
+    """Each side's captured cards of one hand: its count and sweeps, then one line per suit,
+    the cards in rank order, named and coloured as the table names them."""
+
+    BINDINGS = [Binding("c", "close", show=False)]  # noqa: RUF012
+    OPENS_AT_END = False  # the first side first
+
+    def __init__(
+        self,
+        hand_number: int,
+        sides: Sequence[tuple[str, Sequence[Card]]],
+        style: DeckStyle,
+        language: str,
+    ) -> None:
+        """``sides``: each side's heading ("You: 12 cards taken, 1 sweep") and its cards."""
+        body: list[Static] = []
+        for number, (heading, cards) in enumerate(sides):
+            lines = [Text(heading, style="bold")]
+            for suit in by_suit(cards):
+                lines.append(Text("  ") + cards_text(suit, style, language, ", "))
+            body.append(Static(Text("\n").join(lines), id=f"captures-{number}", classes="side"))
+        title = t("tui.captures_title", language, n=hand_number + 1)
+        super().__init__(title, body, t("tui.close", language))
