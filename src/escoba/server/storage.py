@@ -48,6 +48,7 @@ __all__ = [
     "RoomRow",
     "SeatRow",
     "SeatTaken",
+    "StaleFence",
     "Storage",
     "StorageUnavailable",
     "StoredRoom",
@@ -61,12 +62,31 @@ MIGRATIONS: Final = Path(__file__).parent / "migrations"
 MAX_ID: Final = 2**31 - 1
 """The largest match id: PostgreSQL's INTEGER is 32 bits."""
 
+MAX_FENCE: Final = 2**63 - 1
+"""The largest fencing token: the fence is a BIGINT."""
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
 class SeatTaken(Exception):  # noqa: N818 (a state of the room, not a failure)
     """The seat asked for is not a free person's seat (taken meanwhile, or a computer's)."""
+
+
+class StaleFence(Exception):  # noqa: N818 (a state of the room, not a failure)
+    """A write under a fencing token that is not the room's fence (now or any more):
+    another process claimed the room since (see ``lease``). Nothing of the call was stored;
+    the process must give the room up, not try again."""
+
+    def __init__(self, message: str, matches: Collection[int] = ()) -> None:
+        super().__init__(message)
+        self.matches = frozenset(matches)
+        """The matches whose moves were refused (none for a claim)."""
+
+
+def _check_token(token: int) -> None:
+    if not 1 <= token <= MAX_FENCE:
+        raise ValueError(f"a fencing token is from 1 to {MAX_FENCE}, not {token}")
 
 
 class StorageUnavailable(Exception):  # noqa: N818 (a state of the database, not a mistake)
@@ -160,13 +180,24 @@ class MoveWrite:
     """New hands: (number, dealer, decks)."""
     finished: tuple[int | None, list[int]] | None = None
     """(winner, totals) when the move ended the match."""
+    fence: int | None = None
+    """The fencing token of the room's owner (see ``lease``): the move is stored only while
+    it is the room's fence. None when one process serves the site: no check."""
 
     @classmethod
     def of(
-        cls, match_id: int, number: int, hand: int, play: Play, game: Game, known: int
+        cls,
+        match_id: int,
+        number: int,
+        hand: int,
+        play: Play,
+        game: Game,
+        known: int,
+        *,
+        fence: int | None = None,
     ) -> MoveWrite:
         """The write for a move just played in ``game`` (``play`` is the event the engine
-        returned for it); ``known`` hands are stored already.
+        returned for it); ``known`` hands are stored already; ``fence`` the owner's token.
 
         The record is built only when the move ended a hand, the one time a move adds decks.
         """
@@ -177,7 +208,7 @@ class MoveWrite:
                 (n, entries[n]["dealer"], entries[n]["deals"]) for n in range(known, len(entries))
             ]
         finished = (play.winner, list(game.totals)) if play.winner is not None else None
-        return cls(match_id, number, hand, play.seat, str(play.move), tuple(hands), finished)
+        return cls(match_id, number, hand, play.seat, str(play.move), tuple(hands), finished, fence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,25 +392,45 @@ class Storage:
 
     @_store
     def add_move(
-        self, match_id: int, number: int, hand: int, play: Play, game: Game, known: int
+        self,
+        match_id: int,
+        number: int,
+        hand: int,
+        play: Play,
+        game: Game,
+        known: int,
+        *,
+        fence: int | None = None,
     ) -> int:
         """Store a move (and a new hand's decks if the move began one); the hands now known.
 
         ``play`` is the move's event; ``game`` the match after it; ``known`` the hands stored
-        before it.
+        before it; ``fence`` the token of the room's owner (see :meth:`write_moves`).
         """
-        write = MoveWrite.of(match_id, number, hand, play, game, known)
+        write = MoveWrite.of(match_id, number, hand, play, game, known, fence=fence)
         self.write_moves([write])
         return known + len(write.hands)
 
     @_store
     def write_moves(self, writes: Sequence[MoveWrite]) -> None:
         """Store moves of any matches in one transaction: one commit for many moves when
-        many matches are played at once."""
+        many matches are played at once.
+
+        A write with a ``fence`` is stored only if that is still its room's fence: otherwise
+        :class:`StaleFence` names every such match and nothing of the call is stored.
+        """
         if not writes:
             return
+        for w in writes:
+            if w.fence is not None:
+                _check_token(w.fence)
         moment = now()
         with self.engine.begin() as connection:
+            # First, so that the rooms' rows stay locked until the commit: a claim of one of
+            # them waits for this transaction, then its owner reads these moves back.
+            self._check_fences(
+                connection, {(w.match_id, w.fence) for w in writes if w.fence is not None}
+            )
             connection.execute(
                 insert(MoveRow),
                 [
@@ -414,6 +465,72 @@ class Storage:
                         .where(MatchRow.id == w.match_id)
                         .values(finished_at=moment, winner=winner, totals=totals)
                     )
+
+    @staticmethod
+    def _check_fences(connection: Connection, fenced: Collection[tuple[int, int]]) -> None:
+        """Lock the rooms of the (match, fence) pairs, or raise :class:`StaleFence` for those
+        whose room's fence is not that."""
+        stale: list[int] = []
+        # In match order: every writer locks rooms in one order, so no two deadlock.
+        for match_id, fence in sorted(fenced):
+            room = select(MatchRow.room_id).where(MatchRow.id == match_id).scalar_subquery()
+            # A write that changes nothing, for the row lock it takes (PostgreSQL; SQLite's
+            # first write takes the whole database's): the check holds until the commit.
+            held = connection.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room, RoomRow.fence == fence)
+                .values(fence=RoomRow.fence)
+            ).rowcount
+            if held != 1:
+                stale.append(match_id)
+        if not stale:
+            return
+        found = {
+            row.id: (row.room_id, row.fence)
+            for row in connection.execute(
+                select(MatchRow.id, MatchRow.room_id, RoomRow.fence)
+                .join(RoomRow, RoomRow.id == MatchRow.room_id)
+                .where(MatchRow.id.in_(stale))
+            )
+        }
+        given = dict(fenced)
+        said = [
+            f"match {match_id} of room {found[match_id][0]}: its fence is "
+            f"{found[match_id][1]}, not {given[match_id]}"
+            if match_id in found
+            else f"match {match_id}: there is no such match"
+            for match_id in stale
+        ]
+        raise StaleFence(
+            "moves refused, the room is owned under another token: " + "; ".join(said), stale
+        )
+
+    @_store
+    def claim_room(self, room_id: str, token: int) -> None:
+        """Raise the room's fence to ``token``, the fencing token its new owner got with its
+        lease (see ``lease``): from then on only moves stored with ``token`` are taken, and
+        none of the owners before. Raises :class:`StaleFence` if ``token`` is not above the
+        fence (the room was claimed with it or a newer one), LookupError for no such room.
+
+        A move of the previous owner being stored is committed before the claim or refused,
+        never after it: read the room (:meth:`room`) once claimed, and it holds every move
+        that will ever be stored under the old token.
+        """
+        _check_token(token)
+        with self.engine.begin() as connection:
+            raised = connection.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id, RoomRow.fence < token)
+                .values(fence=token)
+            ).rowcount
+            if raised == 1:
+                return
+            fence = connection.scalar(select(RoomRow.fence).where(RoomRow.id == room_id))
+        if fence is None:
+            raise LookupError(f"there is no room {room_id}")
+        raise StaleFence(
+            f"room {room_id} is claimed with fence {fence}: token {token} is not above it"
+        )
 
     @_store
     def expire(self, before: datetime, *, batch: int = 500) -> int:
@@ -469,6 +586,15 @@ class Storage:
             return len(found)
 
     # -- reading
+
+    @_read
+    def room_fence(self, room_id: str) -> int | None:
+        """The room's fence (0 if never claimed), or None for no such room."""
+        with self.engine.connect() as connection:
+            fence: int | None = connection.scalar(
+                select(RoomRow.fence).where(RoomRow.id == room_id)
+            )
+            return fence
 
     @_read
     def seats(self, room_id: str) -> tuple[SeatRow, ...]:

@@ -38,6 +38,9 @@ class RoomRow(Base):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     players: Mapped[int] = mapped_column(Integer)
     partnerships: Mapped[bool] = mapped_column(Boolean)
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """The fencing token of the room's owner when several processes serve the site (see
+    ``lease``): a move stored with an older token is refused. 0: never claimed."""
 
 
 class SeatRow(Base):

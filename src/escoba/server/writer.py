@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from .storage import MoveWrite, Storage
+from .storage import MoveWrite, StaleFence, Storage
 
 __all__ = ["MoveWriter"]
 
@@ -15,7 +15,11 @@ __all__ = ["MoveWriter"]
 class MoveWriter:
     """Stores moves in batches: whatever arrived while the last batch was being committed goes
     into the next transaction, so many matches share one commit. Each caller waits until its
-    own move is committed."""
+    own move is committed.
+
+    Moves under a stale fencing token (``MoveWrite.fence``, see ``lease``) fail their own
+    callers with :class:`StaleFence`; the other moves of the batch are stored without them.
+    """
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
@@ -47,6 +51,23 @@ class MoveWriter:
                 await loop.run_in_executor(
                     self._thread, self.storage.write_moves, [m for moves, _ in batch for m in moves]
                 )
+            except StaleFence as error:
+                # The rooms another process took are refused; the batch's others go into the
+                # next transaction (they are not refused for a room they are not in).
+                kept = []
+                for moves, done in batch:
+                    if any(m.match_id in error.matches for m in moves):
+                        if not done.done():
+                            done.set_exception(error)
+                    else:
+                        kept.append((moves, done))
+                if len(kept) < len(batch):
+                    self._waiting[:0] = kept
+                    self._wake.set()
+                else:  # nothing to take out: refusing the lot is all that is left
+                    for _, done in batch:
+                        if not done.done():
+                            done.set_exception(error)
             except Exception as error:
                 for _, done in batch:
                     if not done.done():
