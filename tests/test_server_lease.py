@@ -185,9 +185,17 @@ def test_a_token_goes_above_the_fence_given(redis_store: TestRedis) -> None:
     run(test)
 
 
-def test_bad_owners_and_lease_times_are_refused(redis_store: TestRedis) -> None:
+def free_port() -> int:
+    """A loopback port nothing listens on (bound, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_bad_owners_and_lease_times_are_refused() -> None:
     async def test() -> None:
-        client = connect(redis_store.url)
+        client = connect(f"redis://127.0.0.1:{free_port()}/0")  # refused before any call
         try:
             with pytest.raises(ValueError, match="owner"):
                 Leases(client, "", LONG)
@@ -196,19 +204,11 @@ def test_bad_owners_and_lease_times_are_refused(redis_store: TestRedis) -> None:
             with pytest.raises(ValueError, match="1 ms"):
                 Leases(client, "ana", 0)
             with pytest.raises(ValueError, match="room"):
-                await Leases(client, "ana", LONG, prefix=redis_store.prefix).acquire("")
+                await Leases(client, "ana", LONG).acquire("")
         finally:
             await client.aclose()
 
     run(test)
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on (bound, then let go)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def test_a_redis_that_is_not_there_is_a_clear_error() -> None:
