@@ -122,8 +122,12 @@ def test_a_friend_joins_through_the_invite_link(
     host.get_by_test_id("seat-kind-1").select_option("person")
     host.get_by_test_id("create-room").click()
     host.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
-    invite = host.get_by_test_id("invite-link").get_attribute("href")
-    assert invite and invite.endswith(host.url.rsplit("/", 1)[1])
+    room = host.url.rsplit("/", 1)[1]
+    # The page fills the link once its texts have come: wait for it.
+    link = host.get_by_test_id("invite-link")
+    expect(link).to_have_attribute("href", re.compile(re.escape(room) + "$"), timeout=TIMEOUT)
+    invite = link.get_attribute("href")
+    assert invite and invite.endswith(room)
 
     friend_context = chromium.new_context(viewport={"width": 360, "height": 740})
     friend = friend_context.new_page()
