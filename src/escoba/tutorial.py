@@ -40,6 +40,8 @@ from .scoring import CATEGORIES, HandResult, score_hand
 __all__ = [
     "LESSONS",
     "STEPS",
+    "STEP_LESSONS",
+    "TABLE_LETTERS",
     "Lesson",
     "ScoreRow",
     "Step",
@@ -453,3 +455,11 @@ LESSONS: Final[tuple[Lesson, ...]] = (
 
 STEPS: Final[tuple[Step, ...]] = tuple(step for lesson in LESSONS for step in lesson.steps)
 """Every step of every lesson, in order ("Step 3 of 13")."""
+
+STEP_LESSONS: Final[tuple[int, ...]] = tuple(
+    number for number, lesson in enumerate(LESSONS) for _ in lesson.steps
+)
+"""The lesson of each step of ``STEPS``, by its index in ``LESSONS``."""
+
+TABLE_LETTERS: Final = "abcde"
+"""The letters the terminal tutorials give the table's cards (a step has at most five)."""

@@ -17,7 +17,9 @@ from ..catalogue import LANGUAGES, text
 from ..moves import Move
 from ..tutorial import (
     LESSONS,
+    STEP_LESSONS,
     STEPS,
+    TABLE_LETTERS,
     Step,
     hand_points,
     judge,
@@ -29,9 +31,7 @@ from ..tutorial import (
 from . import app, full_screen
 from .options import Plain, parse_deck, parse_language
 
-__all__ = ["TABLE_LETTERS", "learn_command", "plain_tutorial"]
-
-TABLE_LETTERS = "abcde"
+__all__ = ["learn_command", "plain_tutorial"]
 
 
 LearnDeck = Annotated[
@@ -84,15 +84,6 @@ def _lines() -> Iterator[str]:
             return
 
 
-def _lesson_title(index: int, language: str) -> str:
-    seen = 0
-    for lesson in LESSONS:
-        seen += len(lesson.steps)
-        if index < seen:
-            return text(lesson.title, language)
-    raise IndexError(index)
-
-
 def _step_lines(index: int, deck: DeckStyle, language: str) -> list[str]:
     step = STEPS[index]
 
@@ -106,7 +97,7 @@ def _step_lines(index: int, deck: DeckStyle, language: str) -> list[str]:
             language,
             n=index + 1,
             total=len(STEPS),
-            lesson=_lesson_title(index, language),
+            lesson=text(LESSONS[STEP_LESSONS[index]].title, language),
         ),
         step_text(step, language, deck),
     ]

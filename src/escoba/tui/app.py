@@ -10,7 +10,7 @@ of that hand that cost points, as the coach judged them when they were played.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from contextlib import suppress
 from pathlib import Path
 
@@ -147,6 +147,15 @@ class EscobaApp(App[None]):
     def side_names(self) -> list[str]:
         return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]
 
+    def captured_line(self, name: str, pile: Collection[Card], sweeps: int) -> str:
+        """ "You: 7 cards taken, 1 sweep": a side's captures this hand, counted."""
+        return self.tr(
+            "tui.captured",
+            name=name,
+            cards=tn("count.cards_taken", len(pile), self.language),
+            sweeps=tn("count.sweeps", sweeps, self.language),
+        )
+
     def card(self, card: Card) -> Text:
         return card_text(card, self.deck_style, self.language)
 
@@ -220,12 +229,7 @@ class EscobaApp(App[None]):
         seats.append(self.tr("tui.dealer", name=self.short_seat_name(obs.dealer)))
         self.query_one("#seats", Static).update(Text(" · ".join(seats)))
         sides = [
-            self.tr(
-                "tui.captured",
-                name=name,
-                cards=tn("count.cards_taken", len(pile), self.language),
-                sweeps=tn("count.sweeps", sweeps, self.language),
-            )
+            self.captured_line(name, pile, sweeps)
             for name, pile, sweeps in zip(self.side_names(), obs.captured, obs.sweeps, strict=True)
         ]
         self.query_one("#sides", Static).update(Text(" · ".join(sides)))
@@ -500,15 +504,7 @@ class EscobaApp(App[None]):
             return
         shown = captures_shown(self.session.observation(), self.game.results)
         sides = [
-            (
-                self.tr(
-                    "tui.captured",
-                    name=name,
-                    cards=tn("count.cards_taken", len(pile), self.language),
-                    sweeps=tn("count.sweeps", sweeps, self.language),
-                ),
-                sorted(pile),
-            )
+            (self.captured_line(name, pile, sweeps), sorted(pile))
             for name, pile, sweeps in zip(self.side_names(), shown.piles, shown.sweeps, strict=True)
         ]
         self.push_screen(CapturesScreen(shown.hand_number, sides, self.deck_style, self.language))

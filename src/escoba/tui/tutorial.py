@@ -24,7 +24,9 @@ from ..cards import Card, DeckStyle
 from ..moves import Move
 from ..tutorial import (
     LESSONS,
+    STEP_LESSONS,
     STEPS,
+    TABLE_LETTERS,
     Step,
     hand_points,
     judge,
@@ -36,21 +38,9 @@ from ..tutorial import (
 from .texts import t
 from .widgets import Choice, card_text, plain_text
 
-__all__ = ["TABLE_LETTERS", "TutorialApp", "TutorialScreen"]
-
-TABLE_LETTERS = "abcde"
-"""The keys of the table cards, in the order shown (no step has more than five)."""
+__all__ = ["TutorialApp", "TutorialScreen"]
 
 HAND_SLOTS = 3
-
-
-def _lesson_of(index: int) -> int:
-    seen = 0
-    for number, lesson in enumerate(LESSONS):
-        seen += len(lesson.steps)
-        if index < seen:
-            return number
-    raise IndexError(index)
 
 
 class TutorialScreen(Screen[None]):
@@ -123,7 +113,7 @@ class TutorialScreen(Screen[None]):
 
     def show(self) -> None:
         step = self.step
-        lesson = LESSONS[_lesson_of(self.index)]
+        lesson = LESSONS[STEP_LESSONS[self.index]]
         progress = self.tr(
             "tutorial.ui.progress",
             n=self.index + 1,
