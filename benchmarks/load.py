@@ -1,18 +1,37 @@
 """Load on the web game: N concurrent WebSocket clients, each playing a match against a
-computer player, over loopback.
+computer player, over loopback, against one server or a site of several behind a balancer.
 
     python benchmarks/load.py --clients 500 --duration 60
+    python benchmarks/load.py --processes 2 --clients 800
+    python benchmarks/load.py --compare 1,2 --clients 800 --think 1 --pace 0.5
 
 starts `escoba serve` (or uses --url), opens the rooms at --ramp rooms per second, lets each
 client play its seat with a think time, and after the ramp measures for --duration seconds:
 matches held open, moves per second (people's and computers'), the time from sending a play
-to receiving the state that acknowledges it (50th, 99th percentile, max), and the server's
-memory and CPU. A finished match is followed by a rematch, so every client keeps playing.
+to receiving the state that acknowledges it (50th, 99th percentile, max), each server's
+memory and CPU (its event loop, and its computer worker processes apart), and how busy the
+machine's cores were. A finished match is followed by a rematch, so every client keeps
+playing.
 
-Every client comes from 127.0.0.1, so the started server gets limits per address (rooms,
+With ``--processes N`` (N > 1), ``--redis URL`` or ``--compare 1,2`` it starts a site: N
+`escoba serve --redis` processes on one PostgreSQL database and one Redis, with HAProxy in
+front of them (``balance roundrobin``, WebSocket upgrades passed through; its configuration is
+written to the temporary folder, as in docs/examples/haproxy.cfg), and every client goes
+through HAProxy, so a room's HTTP request and its WebSocket may land on different processes
+as behind any balancer. PostgreSQL and Redis are private ones started in the temporary folder
+(benchmarks/services.py: Debian's postgresql and redis-server, and haproxy, must be installed)
+unless ``--database`` (PostgreSQL only) and ``--redis`` name running ones; each run gets a new
+database of the private PostgreSQL and a Redis key prefix of its own. ``--compare 1,2`` runs 1
+process and then 2, one after the other on the same kind of site, and prints their figures
+side by side, with the CPU of HAProxy, PostgreSQL, Redis and of the load generator itself: on
+a machine of few cores they all share the cores with the servers. ``--processes 1`` without
+``--redis`` is one plain server as before (SQLite unless ``--database``; ``--postgres`` starts
+a private PostgreSQL for it, ``--balancer`` puts HAProxy in front).
+
+Every client comes from 127.0.0.1, so the started servers get limits per address (rooms,
 computer seats, connections) and in all large enough for them (``--limit NAME=VALUE`` adds or
-overrides one). With ``--gc-report PATH`` the server runs under gc_pauses.py, which writes the
-cycle collector's pauses under this load to PATH (``--freeze-every`` passed on to it).
+overrides one). With ``--gc-report PATH`` the one server runs under gc_pauses.py, which writes
+the cycle collector's pauses under this load to PATH (``--freeze-every`` passed on to it).
 """
 
 from __future__ import annotations
@@ -22,10 +41,12 @@ import asyncio
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +58,10 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from gc_pauses import pause_line, pause_table, read_report, server_command, start_server
+from services import Balancer, Postgres, Redis
+from soak import descendants, stop
+
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -50,15 +75,74 @@ class Tally:
     errors: list[str] = field(default_factory=list)
 
 
-def process_figures(pid: int) -> tuple[float, float, float]:
-    """Resident memory and its peak in MiB, and CPU seconds used, of a process."""
+@dataclass
+class Watched:
+    """The processes a run measures: the servers, and the services beside them by name
+    (each with its child processes: PostgreSQL's backends)."""
+
+    servers: list[int] = field(default_factory=list)
+    services: dict[str, int] = field(default_factory=dict)
+
+
+def memory_mib(pid: int) -> tuple[float, float]:
+    """Resident memory and its peak in MiB of a process."""
     status = Path(f"/proc/{pid}/status").read_text()
     values = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-    rss = int(values["VmRSS"].split()[0]) / 1024
-    peak = int(values["VmHWM"].split()[0]) / 1024
-    stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return rss, peak, (int(stat[11]) + int(stat[12])) / ticks
+    return int(values["VmRSS"].split()[0]) / 1024, int(values["VmHWM"].split()[0]) / 1024
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU seconds a process has used (None when it is gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(stat[11]) + int(stat[12])) / TICKS
+
+
+def tree_seconds(pid: int, *, own: bool = True) -> dict[int, float]:
+    """CPU seconds of a process (unless not ``own``) and of its descendants, by process."""
+    found: dict[int, float] = {}
+    for each in [pid, *descendants(pid)] if own else descendants(pid):
+        seconds = cpu_seconds(each)
+        if seconds is not None:
+            found[each] = seconds
+    return found
+
+
+def machine_seconds() -> tuple[float, float]:
+    """Busy and total CPU seconds of the machine, every core (from /proc/stat)."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return (sum(ticks[:8]) - idle) / TICKS, sum(ticks[:8]) / TICKS
+
+
+@dataclass
+class Snapshot:
+    """CPU seconds used so far by every watched process, and by the machine."""
+
+    servers: list[float | None]
+    workers: list[dict[int, float]]
+    services: dict[str, dict[int, float]]
+    generator: float
+    machine: tuple[float, float]
+
+    @classmethod
+    def take(cls, watched: Watched) -> Snapshot:
+        return cls(
+            servers=[cpu_seconds(pid) for pid in watched.servers],
+            workers=[tree_seconds(pid, own=False) for pid in watched.servers],
+            services={name: tree_seconds(pid) for name, pid in watched.services.items()},
+            generator=time.process_time(),
+            machine=machine_seconds(),
+        )
+
+
+def percent_used(before: dict[int, float], after: dict[int, float], seconds: float) -> float:
+    """Percent of one core used by a group of processes between two snapshots (one born
+    in between counts from its start)."""
+    used = sum(value - before.get(pid, 0.0) for pid, value in after.items())
+    return round(100 * used / seconds, 1)
 
 
 async def client(
@@ -129,9 +213,9 @@ async def client(
                 turn.cancel()
 
 
-async def run(url: str, args: argparse.Namespace, pid: int | None) -> dict[str, Any]:
+async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) -> dict[str, Any]:
     tally = Tally()
-    stop = asyncio.Event()
+    stop_clients = asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     console = Console(stderr=True)
     columns = (
@@ -141,35 +225,54 @@ async def run(url: str, args: argparse.Namespace, pid: int | None) -> dict[str, 
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=console) as progress:
-        opening = progress.add_task("opening rooms", total=args.clients)
+        opening = progress.add_task(f"{label}opening rooms", total=args.clients)
         for index in range(args.clients):
-            tasks.append(asyncio.create_task(client(index, url, args, tally, stop)))
+            tasks.append(asyncio.create_task(client(index, url, args, tally, stop_clients)))
             progress.update(opening, completed=index + 1)
             await asyncio.sleep(1 / args.ramp)
-        settling = progress.add_task("settling", total=args.settle)
+        settling = progress.add_task(f"{label}settling", total=args.settle)
         for second in range(args.settle):
             await asyncio.sleep(1)
             progress.update(settling, completed=second + 1)
-        before = process_figures(pid) if pid else None
+        before = Snapshot.take(watched)
         tally.measuring = True
         started = time.perf_counter()
         held: list[int] = []
-        measuring = progress.add_task("measuring", total=args.duration)
+        measuring = progress.add_task(f"{label}measuring", total=args.duration)
         for second in range(args.duration):
             await asyncio.sleep(1)
             held.append(tally.open_matches)
             progress.update(measuring, completed=second + 1)
         elapsed = time.perf_counter() - started
         tally.measuring = False
-    after = process_figures(pid) if pid else None
-    stop.set()
+        after = Snapshot.take(watched)
+    memory = [memory_mib(pid) for pid in watched.servers]
+    stop_clients.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     acks = sorted(tally.acks)
 
     def percentile(q: float) -> float:
         return acks[min(len(acks) - 1, int(q * len(acks)))] * 1000 if acks else float("nan")
 
-    result: dict[str, Any] = {
+    servers = []
+    for index, (rss, peak) in enumerate(memory):
+        own_before, own_after = before.servers[index], after.servers[index]
+        servers.append(
+            {
+                "rss_mib": round(rss, 1),
+                "peak_rss_mib": round(peak, 1),
+                "cpu_percent": round(100 * (own_after - own_before) / elapsed, 1)
+                if own_before is not None and own_after is not None
+                else None,
+                "workers_cpu_percent": percent_used(
+                    before.workers[index], after.workers[index], elapsed
+                ),
+            }
+        )
+    busy = after.machine[0] - before.machine[0]
+    total = after.machine[1] - before.machine[1]
+    return {
+        "processes": len(watched.servers) or None,
         "clients": args.clients,
         "think_seconds": args.think,
         "pace_seconds": args.pace,
@@ -185,24 +288,83 @@ async def run(url: str, args: argparse.Namespace, pid: int | None) -> dict[str, 
         "matches_finished": tally.finished,
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
+        "servers": servers,
+        "cpu_percent": {
+            **{
+                name: percent_used(before.services[name], after.services[name], elapsed)
+                for name in watched.services
+            },
+            "load generator": round(100 * (after.generator - before.generator) / elapsed, 1),
+        },
+        "machine_busy_percent": round(100 * busy / total, 1) if total else None,
+        "cores": os.cpu_count(),
     }
-    if before and after:
-        result["server_rss_mib"] = round(after[0], 1)
-        result["server_peak_rss_mib"] = round(after[1], 1)
-        result["server_cpu_percent"] = round(100 * (after[2] - before[2]) / elapsed, 1)
-    return result
 
 
-def show(result: dict[str, Any]) -> None:
-    table = Table(title=f"{result['clients']} clients against '{result['level']}'")
+def show(results: list[dict[str, Any]]) -> None:
+    """One table, a column per run: the figures of runs side by side."""
+    first = results[0]
+    title = f"{first['clients']} clients against '{first['level']}'"
+    if len({result["clients"] for result in results}) > 1:
+        title = f"clients against '{first['level']}'"
+    table = Table(title=title)
     table.add_column("figure")
-    table.add_column("value", justify="right")
-    for key, value in result.items():
-        if key not in {"clients", "level", "first_errors"}:
-            table.add_row(key.replace("_", " "), str(value))
+    for result in results:
+        count = result["processes"]
+        name = "server" if count is None else f"{count} process" + ("es" if count > 1 else "")
+        table.add_column(name, justify="right")
+
+    def each(values: list[Any], unit: str = "") -> str:
+        return ", ".join(f"{value:g}{unit}" if value is not None else "?" for value in values)
+
+    rows: list[tuple[str, list[str]]] = [
+        ("clients", [str(result["clients"]) for result in results]),
+        ("think / pace, s", [f"{r['think_seconds']:g} / {r['pace_seconds']:g}" for r in results]),
+        ("seconds measured", [f"{result['seconds']:g}" for result in results]),
+        (
+            "matches held, least / mean",
+            [f"{r['matches_held_min']} / {r['matches_held_mean']:g}" for r in results],
+        ),
+        ("moves per second", [f"{result['moves_per_second']:g}" for result in results]),
+        ("  of which people's", [f"{r['person_moves_per_second']:g}" for r in results]),
+        ("ack p50, ms", [f"{result['ack_ms_p50']:g}" for result in results]),
+        ("ack p99, ms", [f"{result['ack_ms_p99']:g}" for result in results]),
+        ("ack max, ms", [str(result["ack_ms_max"]) for result in results]),
+        ("matches finished", [str(result["matches_finished"]) for result in results]),
+        ("errors", [str(result["errors"]) for result in results]),
+    ]
+    if any(result["servers"] for result in results):
+        rows += [
+            (
+                "server memory, MiB (each)",
+                [each([server["rss_mib"] for server in r["servers"]]) for r in results],
+            ),
+            (
+                "server CPU, % of a core (each)",
+                [each([server["cpu_percent"] for server in r["servers"]]) for r in results],
+            ),
+            (
+                "computer workers' CPU, %",
+                [each([server["workers_cpu_percent"] for server in r["servers"]]) for r in results],
+            ),
+        ]
+    names = list(dict.fromkeys(name for result in results for name in result["cpu_percent"]))
+    for name in names:
+        rows.append(
+            (f"{name} CPU, %", [each([result["cpu_percent"].get(name)]) for result in results])
+        )
+    rows.append(
+        (
+            f"machine busy, % of {first['cores']} cores",
+            [each([result["machine_busy_percent"]]) for result in results],
+        )
+    )
+    for name, values in rows:
+        table.add_row(name, *values)
     Console().print(table)
-    for error in result["first_errors"]:
-        print("error:", error)
+    for result in results:
+        for error in result["first_errors"]:
+            print(f"error ({result['processes']} processes):", error)
 
 
 def server_limits(args: argparse.Namespace) -> dict[str, float]:
@@ -223,6 +385,92 @@ def server_limits(args: argparse.Namespace) -> dict[str, float]:
     return limits
 
 
+@dataclass
+class Site:
+    """What the runs share: the temporary folder, PostgreSQL and Redis (ours, when started
+    here, else None), and the Redis URL the servers join with (None: a plain server)."""
+
+    folder: Path
+    postgres: Postgres | None
+    redis: Redis | None
+    redis_url: str | None
+
+
+def measure(number: int, count: int, args: argparse.Namespace, site: Site) -> dict[str, Any]:
+    """Start ``count`` servers (and HAProxy in front when a site), load them, stop them."""
+    here = site.folder / f"run{number}"
+    here.mkdir()
+    if args.database:
+        database = args.database
+    elif site.postgres is not None:
+        database = site.postgres.database()
+    else:
+        database = f"sqlite:///{here}/load.db"
+    joining: list[str] = []
+    if site.redis_url is not None:
+        prefix = f"escoba-load-{number}-{secrets.token_hex(4)}:"
+        joining = ["--redis", site.redis_url, "--redis-prefix", prefix]
+    label = f"{count} process{'es' if count > 1 else ''}: " if args.compare else ""
+
+    def command(port: int) -> list[str]:
+        return (
+            server_command(
+                port,
+                database,
+                pace=args.pace,
+                limits=server_limits(args),
+                computer_workers=args.computer_workers,
+                gc_report=args.gc_report,
+                freeze_every=args.freeze_every,
+            )
+            + joining
+        )
+
+    servers: list[subprocess.Popen[bytes]] = []
+    with ExitStack() as stack:
+        ports = []
+        for index in range(count):
+            log = here / f"server{index + 1}.log"
+            with log.open("wb") as output:
+                try:
+                    process, port = start_server(command, output, subprocess.STDOUT)
+                except SystemExit:
+                    print(log.read_text(errors="replace")[-3000:])
+                    raise
+            stack.callback(stop, process)
+            servers.append(process)
+            ports.append(port)
+        watched = Watched(servers=[process.pid for process in servers])
+        url = f"http://127.0.0.1:{ports[0]}"
+        if site.redis_url is not None or args.balancer:
+            balancer = stack.enter_context(Balancer(here, ports))
+            watched.services["HAProxy"] = balancer.pid
+            url = f"http://127.0.0.1:{balancer.port}"
+        if site.postgres is not None:
+            watched.services["PostgreSQL"] = site.postgres.pid
+        if site.redis is not None:
+            watched.services["Redis"] = site.redis.pid
+        result = asyncio.run(run(url, args, watched, label))
+        for index, process in enumerate(servers, start=1):
+            if process.poll() is not None:
+                result["errors"] += 1
+                result["first_errors"].append(
+                    f"server {index} ended during the run (status {process.returncode}); "
+                    f"its log: {(here / f'server{index}.log').read_text(errors='replace')[-500:]}"
+                )
+    return result
+
+
+def counts(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: process counts such as 1,2") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: each process count must be 1 or more")
+    return values
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=500)
@@ -233,14 +481,32 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0, help="server's computer pace")
     parser.add_argument("--level", default="easy")
     parser.add_argument("--rules", default="escoba")
-    parser.add_argument("--url", help="a running server (else one is started)")
-    parser.add_argument("--database", help="database URL for the started server")
+    parser.add_argument("--url", help="a running server or site (else servers are started)")
+    parser.add_argument(
+        "--processes", type=int, default=1, metavar="N", help="servers started (N > 1: a site)"
+    )
+    parser.add_argument(
+        "--compare",
+        type=counts,
+        metavar="N,M,...",
+        help="run each process count in turn, a site each, and show them side by side",
+    )
+    parser.add_argument(
+        "--database", help="database URL for the started servers (a site's: PostgreSQL)"
+    )
+    parser.add_argument("--redis", help="Redis URL a site's servers join (else a private one)")
+    parser.add_argument(
+        "--postgres", action="store_true", help="a private PostgreSQL for one plain server"
+    )
+    parser.add_argument(
+        "--balancer", action="store_true", help="HAProxy in front of one plain server"
+    )
     parser.add_argument(
         "--limit",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a limit for the started server, over the generous ones given",
+        help="a limit for the started servers, over the generous ones given",
     )
     parser.add_argument("--computer-workers", type=int, metavar="N")
     parser.add_argument(
@@ -256,46 +522,46 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
 
-    process = None
-    url = args.url
-    with tempfile.TemporaryDirectory() as folder:
-        if url is None:
-            database = args.database or f"sqlite:///{folder}/load.db"
+    runs = args.compare or [args.processes]
+    many = bool(args.compare) or args.processes > 1 or args.redis is not None
+    if args.processes < 1:
+        parser.error("--processes: 1 or more")
+    if args.url and (many or args.postgres or args.balancer or args.database):
+        parser.error("--url measures a running server: it takes no servers' options")
+    if many and args.database and not args.database.startswith("postgresql"):
+        parser.error("several processes share a PostgreSQL database: --database postgresql...")
+    if args.gc_report and (many or args.url):
+        parser.error("--gc-report measures one plain server that the benchmark starts")
 
-            def command(port: int) -> list[str]:
-                return server_command(
-                    port,
-                    database,
-                    pace=args.pace,
-                    limits=server_limits(args),
-                    computer_workers=args.computer_workers,
-                    gc_report=args.gc_report,
-                    freeze_every=args.freeze_every,
-                )
-
-            process, port = start_server(command, subprocess.DEVNULL, None)
-            url = f"http://127.0.0.1:{port}"
-        try:
-            result = asyncio.run(run(url, args, process.pid if process else None))
-        finally:
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
-    show(result)
-    if args.gc_report and process is not None:
+    if args.url:
+        results = [asyncio.run(run(args.url.rstrip("/"), args, Watched(), ""))]
+    else:
+        with tempfile.TemporaryDirectory(prefix="escoba-load-") as name, ExitStack() as stack:
+            folder = Path(name)
+            postgres = None
+            if (many or args.postgres) and not args.database:
+                postgres = stack.enter_context(Postgres(folder))
+            redis = None
+            redis_url = args.redis
+            if many and redis_url is None:
+                redis = stack.enter_context(Redis(folder))
+                redis_url = redis.url
+            site = Site(folder, postgres, redis, redis_url)
+            results = []
+            for number, count in enumerate(runs, start=1):
+                results.append(measure(number, count, args, site))
+    show(results)
+    if args.gc_report:
         pauses = read_report(args.gc_report)
         if pauses is None:
             print(f"error: the server wrote no report to {args.gc_report}")
         else:
             Console().print(pause_table(pauses, f"server pauses under {args.clients} clients"))
             print(pause_line(pauses))
-            result["gc"] = pauses
+            results[0]["gc"] = pauses
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1) + "\n")
+        figures: Any = results if args.compare else results[0]
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":
