@@ -129,6 +129,26 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="Join a site of several server processes sharing this Redis "
+            "(redis://host:6379/0 or unix:///path/redis.sock) and a PostgreSQL --database: "
+            "any of them serves any room.",
+            show_default=False,
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str,
+        typer.Option(
+            "--redis-prefix",
+            metavar="TEXT",
+            help="The start of every key and channel of the site in Redis "
+            "(several sites may share one Redis).",
+        ),
+    ] = "escoba:",
 ) -> None:
     """Start the web game: open the printed address in a browser, create a room, play."""
     try:
@@ -150,8 +170,17 @@ def serve_command(
         hidden = make_url(url).render_as_string(hide_password=True)  # never print a password
     except Exception:
         fail(f"--database: not a database URL such as sqlite:///path or postgresql://...: {url!r}")
+    if redis is not None:
+        _check_site(redis, redis_prefix, make_url(url).get_backend_name())
     try:
-        application = create_app(url, pace=pace, limits=limits, origins=origins)
+        application = create_app(
+            url,
+            pace=pace,
+            limits=limits,
+            origins=origins,
+            redis_url=redis,
+            redis_prefix=redis_prefix,
+        )
         with application.state.storage.engine.connect():
             pass  # a database that cannot be reached is said now, not as a traceback later
         application.state.storage.migrate()  # and one that is not a database, or too new
@@ -165,8 +194,37 @@ def serve_command(
             err=True,
         )
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
-    typer.echo(f"escoba: playing at http://{shown}:{port}/  (database {hidden}; Ctrl+C stops)")
+    site = "" if redis is None else "; one of the processes sharing its Redis"
+    typer.echo(
+        f"escoba: playing at http://{shown}:{port}/  (database {hidden}{site}; Ctrl+C stops)"
+    )
     uvicorn.Server(server_config(application, host=host, port=port, limits=limits)).run()
+
+
+def _check_site(redis: str, prefix: str, backend: str) -> None:
+    """Refuse a site of several processes that cannot work, before anything starts."""
+    if backend == "sqlite":
+        fail(
+            "--redis: several processes share one database, and SQLite is one machine's file: "
+            "give a PostgreSQL --database (postgresql+psycopg://user:password@host/escoba)"
+        )
+    if not prefix or any(character.isspace() for character in prefix):
+        fail(f"--redis-prefix: must be non-empty and without spaces, got {prefix!r}")
+    import asyncio
+
+    from ..server.lease import connect
+
+    async def ping() -> None:
+        client = connect(redis)
+        try:
+            await client.ping()
+        finally:
+            await client.aclose()
+
+    try:
+        asyncio.run(ping())
+    except Exception as error:
+        fail(f"--redis: cannot reach {redis.rsplit('@', maxsplit=1)[-1]}: {_said(error)}")
 
 
 def _origin(value: str) -> str:

@@ -45,9 +45,11 @@ from ..rules import (
     preset_name,
 )
 from . import history, offline, scorepad_api, texts_api, tutorial_api
+from .cluster import Cluster
 from .connections import RATE_PER_SECOND, Connection
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
+from .lease import DEFAULT_PREFIX
 from .limits import DEFAULT_LIMITS, Limits
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -117,19 +119,27 @@ def create_app(
     pace: float = 0.7,
     limits: Limits = DEFAULT_LIMITS,
     origins: Sequence[str] = (),
+    redis_url: str | None = None,
+    redis_prefix: str = DEFAULT_PREFIX,
 ) -> FastAPI:
     """The application on a database (SQLite in the user's data directory by default);
     ``pace`` is the time in seconds each computer move takes, ``limits`` bound what clients
     may hold or ask, and ``origins`` are the web origins besides the server's own whose pages
-    may open its WebSockets (``https://example.org``)."""
+    may open its WebSockets (``https://example.org``). With ``redis_url`` the process is one
+    of a site of several sharing that Redis (its keys starting with ``redis_prefix``) and the
+    database (see ``cluster``)."""
     storage = Storage(database_url or default_database_url())
     allowed_origins = {origin.rstrip("/").lower() for origin in origins}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(storage.migrate)
-        hub = Hub(storage, pace=pace, limits=limits)
+        cluster = None if redis_url is None else Cluster(redis_url, prefix=redis_prefix)
+        hub = Hub(storage, pace=pace, limits=limits, cluster=cluster)
         app.state.hub = hub
+        if cluster is not None:
+            await hub.join_site()
+            log.info("one of a site of several processes (this one %s)", cluster.id)
         # What exists now (modules, the app) lives as long as the server: keep it out of the
         # collector's full passes, once. Anything made later is collected as usual.
         gc.collect()

@@ -22,7 +22,7 @@ Redis is reached through ``redis.asyncio``; a Redis that cannot be reached or fa
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 
@@ -200,11 +200,39 @@ class Leases:
         return bool(int(released))
 
     @_reaching
+    async def renew_all(self, held: Mapping[str, int]) -> set[str]:
+        """Renew many rooms' leases (room: token) in one round trip; the rooms whose lease
+        was lost (each must be given up at once)."""
+        if not held:
+            return set()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room, token in held.items():
+                lease, _ = self._keys(room)
+                await self._renew(
+                    keys=(lease,), args=(self._value(token), self.ttl_ms), client=pipe
+                )
+            renewed = await pipe.execute()
+        return {room for room, done in zip(held, renewed, strict=True) if not int(done)}
+
+    @_reaching
+    async def holders(self, rooms: Collection[str]) -> dict[str, Lease | None]:
+        """Who holds each room now, in one round trip."""
+        rooms = list(rooms)
+        if not rooms:
+            return {}
+        values = await self.redis.mget([self._keys(room)[0] for room in rooms])
+        return {room: _lease(value) for room, value in zip(rooms, values, strict=True)}
+
+    @_reaching
     async def holder(self, room: str) -> Lease | None:
         """Who holds the room now, or None."""
         lease, _ = self._keys(room)
-        value = await self.redis.get(lease)
-        if value is None:
-            return None
-        token, owner = _text(value).split(" ", 1)
-        return Lease(owner, int(token))
+        return _lease(await self.redis.get(lease))
+
+
+def _lease(value: Any) -> Lease | None:
+    """A lease's stored value ("TOKEN OWNER") read, or None for none."""
+    if value is None:
+        return None
+    token, owner = _text(value).split(" ", 1)
+    return Lease(owner, int(token))

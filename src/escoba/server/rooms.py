@@ -14,13 +14,13 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..ai.coach import MoveAdvice
 from ..cards import DeckStyle
-from ..errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
+from ..errors import EscobaError, IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
 from ..game import Game
 from ..messages import Message
 from ..moves import Move
@@ -53,7 +53,7 @@ from .protocol import (
     move_view,
     parse_move,
 )
-from .storage import MoveWrite, token_matches
+from .storage import MoveWrite, SeatRow, StaleFence, StoredRoom, token_matches
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -65,6 +65,11 @@ log = logging.getLogger("escoba.server")
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
 """Pauses before a computer tries again to store a move that storage refused (the last one
 repeats until storage works)."""
+
+
+RESTARTING: Final = ("restarting", "the server is restarting: try again in a moment", 503)
+"""The refusal of an intention no process can act on now (the room's owner is gone and not
+yet replaced, or Redis cannot be reached)."""
 
 
 class Refusal(Exception):  # noqa: N818 (a refusal is not a failure of the server)
@@ -112,15 +117,38 @@ class Room:
         """The hint being worked out for each seat, if any."""
         self._hint_rates: dict[int, TokenBucket] = {}
         self.last_active = time.monotonic()
+        # Several processes (``escoba serve --redis``): the owner applies the moves under its
+        # lease's fencing token; a replica follows them and asks the owner to play.
+        self.fence: int | None = None
+        """The owner's fencing token (None: one process serves the site, or a replica)."""
+        self.replica = False
+        """Another process owns the room: this one follows its moves."""
+        self.remote_online: set[int] = set()
+        """Seats with a connection on another process."""
+        self.presence_changed = False
+        """Its connections changed since this process last told the others."""
+        self.held_back: list[Mapping[str, Any]] | None = None
+        """The owner's events heard while the room is read again (then followed)."""
+
+    def online(self) -> set[int]:
+        """The seats with a joined connection on this process."""
+        return {c.seat for c in self.connections if c.joined and c.seat is not None}
 
     @property
     def computer_seats(self) -> int:
         return sum(state.level is not None for state in self.seats)
 
     def idle(self) -> bool:
-        """Nobody connected and nothing going on: the room may leave memory."""
+        """Nobody connected (here or, to its owner, on another process) and nothing going
+        on: the room may leave memory."""
         busy = self._computers is not None and not self._computers.done()
-        return not self.connections and not busy and not self._background and not self.lock.locked()
+        return (
+            not self.connections
+            and not (self.remote_online and not self.replica)
+            and not busy
+            and not self._background
+            and not self.lock.locked()
+        )
 
     def play_on(self, session: Session, match_id: int) -> None:
         """Play ``session``'s match, stored as ``match_id``: what is stored already follows
@@ -135,6 +163,59 @@ class Room:
     def game(self) -> Game:
         return self.session.game
 
+    def reload(self, stored: StoredRoom) -> None:
+        """Take the room as stored: its seats and its latest match."""
+        self.seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
+        self.match_number = stored.match.number
+        self.play_on(session_of(stored.game, self.seats, stored.match.seed), stored.match.id)
+
+    def take_seats(self, rows: Sequence[SeatRow]) -> None:
+        """The seats' nicknames and tokens as stored (people join through any process)."""
+        for state, row in zip(self.seats, rows, strict=False):
+            state.nickname = row.nickname
+            state.token_hash = row.token_hash
+
+    def follow(self, event: Mapping[str, Any]) -> bool:
+        """Play a move or take backs the owner published (a replica) and show them; False
+        when they do not follow from what this replica holds (one was missed, or another
+        match began): the room must be read again. The hands stored are not counted here:
+        a replica that takes the room over reads it again first."""
+        number = event.get("number")
+        if event.get("match") != self.match_id or not isinstance(number, int):
+            return False
+        if number < self.moves_stored:
+            return True  # known already (heard while the room was read)
+        if number > self.moves_stored:
+            return False
+        try:
+            if event.get("kind") == "move":
+                move = Move.parse(str(event.get("move")))
+                seat = self.game.to_move
+                if seat is None:
+                    return False
+                played = (
+                    self.session.play(move)
+                    if self.session.is_person(seat)
+                    else self.session.advance(move)
+                )
+                if played is None:  # pragma: no cover - the seat was checked
+                    return False
+                self.moves_stored += 1
+                self.broadcast(event_view(played.event), played.hand_ended)
+            elif event.get("kind") == "take_back":
+                count = event.get("count")
+                if not isinstance(count, int) or count < 1:
+                    return False
+                taken = [self.game.take_back() for _ in range(count)]
+                self.moves_stored += count
+                self.broadcast(event_view(taken[-1]))
+            else:
+                return False
+        except EscobaError as error:
+            log.warning("room %s: an event of its owner does not follow (%s)", self.id, error)
+            return False
+        return True
+
     @property
     def position(self) -> tuple[int, int]:
         """Which match and how far into it: a search's answer is for this position only."""
@@ -144,7 +225,7 @@ class Room:
 
     def info(self) -> RoomInfo:
         game = self.game
-        online = {c.seat for c in self.connections if c.joined and c.seat is not None}
+        online = self.online() | self.remote_online
         return RoomInfo(
             id=self.id,
             invite=f"/room/{self.id}",
@@ -204,16 +285,29 @@ class Room:
             await self._join(connection, message)
         elif not connection.joined:
             raise Refusal("not_joined", "send 'join' with your seat token (or 'watch') first")
-        elif isinstance(message, PlayMessage):
-            await self._play(connection, message)
-        elif isinstance(message, TakeBackMessage):
-            await self._take_back(connection)
         elif isinstance(message, HintRequest):
             self._ask_hint(connection, message)
-        elif isinstance(message, RematchMessage):
-            await self._rematch(connection)
+        elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
+            if self.replica:
+                await self.hub.forward(self, connection.seat, message)
+            else:
+                await self.act(connection.seat, message)
         else:  # pragma: no cover - the protocol's union is exhaustive
             raise Refusal("bad_message", f"unknown message {message!r}")
+
+    async def act(
+        self, seat: int | None, message: PlayMessage | TakeBackMessage | RematchMessage
+    ) -> None:
+        """Act on an intention of ``seat`` (None: a spectator), whichever process's
+        connection sent it; only the owner acts."""
+        if self.replica:
+            raise Refusal(*RESTARTING)
+        if isinstance(message, PlayMessage):
+            await self._play(seat, message)
+        elif isinstance(message, TakeBackMessage):
+            await self._take_back(seat)
+        else:
+            await self._rematch(seat)
 
     async def _join(self, connection: Connection, message: JoinMessage | WatchMessage) -> None:
         if connection.joined:
@@ -225,6 +319,13 @@ class Room:
                 for index, state in enumerate(self.seats)
                 if token_matches(message.token, state.token_hash)
             ]
+            if not matches and self.hub.cluster is not None:
+                await self.hub.read_seats(self)  # a seat taken through another process
+                matches = [
+                    index
+                    for index, state in enumerate(self.seats)
+                    if token_matches(message.token, state.token_hash)
+                ]
             if not matches:
                 raise Refusal("bad_token", "this seat token belongs to no seat in this room")
             seat = matches[0]
@@ -240,6 +341,7 @@ class Room:
                 connection.send(self.state(connection))  # nobody else's view changed
             else:
                 self.broadcast()  # everybody sees who is connected now
+                self.hub.share_presence(self)
 
     def _check_room_for(self, seat: int | None) -> None:
         """Refuse a connection for ``seat`` (None: a spectator) past the room's limits."""
@@ -267,6 +369,7 @@ class Room:
             self.connections.discard(connection)
             if connection.joined and connection.seat is not None:
                 self._in_background(self._broadcast_locked())
+                self.hub.share_presence(self)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -277,17 +380,16 @@ class Room:
         async with self.lock:
             self.broadcast()
 
-    async def _play(self, connection: Connection, message: PlayMessage) -> None:
+    async def _play(self, seat: int | None, message: PlayMessage) -> None:
         async with self.lock:
             game = self.game
             if game.is_over():
                 raise Refusal("match_over", "the match is over: start a rematch to play again")
-            if connection.seat is None:
+            if seat is None:
                 raise Refusal("not_seated", "spectators cannot play")
-            if game.to_move != connection.seat:
+            if game.to_move != seat:
                 raise Refusal(
-                    "not_your_turn",
-                    f"it is seat {game.to_move}'s turn, not yours ({connection.seat})",
+                    "not_your_turn", f"it is seat {game.to_move}'s turn, not yours ({seat})"
                 )
             try:
                 move = parse_move(message.card, message.captures)
@@ -295,7 +397,7 @@ class Room:
                 raise Refusal("bad_card", str(error)) from None
             except InvalidMoveError as error:  # e.g. a card that takes itself
                 raise Refusal("illegal_move", str(error)) from None
-            await self._apply(move_seat=connection.seat, move=move)
+            await self._apply(move_seat=seat, move=move)
         self.wake_computers()
 
     async def _apply(self, *, move_seat: int, move: Move) -> None:
@@ -303,6 +405,8 @@ class Room:
         move is refused (the engine names why) and changes nothing; a move storage refuses
         is taken back, so memory and storage agree, and refused as ``storage_failed``."""
         game = self.game
+        if self.replica:  # the room was lost to another process meanwhile
+            raise Refusal(*RESTARTING)
         if self.session.is_person(move_seat):
             try:
                 played = self.session.play(move)
@@ -315,7 +419,13 @@ class Room:
             played = advanced
         number = self.moves_stored
         write = MoveWrite.of(
-            self.match_id, number, played.hand_number, played.event, game, self.hands_stored
+            self.match_id,
+            number,
+            played.hand_number,
+            played.event,
+            game,
+            self.hands_stored,
+            fence=self.fence,
         )
         try:
             await self.hub.writer.write(write)
@@ -323,11 +433,18 @@ class Room:
             log.warning("room %s: a move could not be stored (%s)", self.id, error)
             previous = without_last_move(game, played.hand_number)
             self.play_on(session_of(previous, self.seats, self.session.seed), self.match_id)
+            if isinstance(error, StaleFence):
+                self.hub.lost(self)
+                raise Refusal(*RESTARTING) from None
             raise Refusal(
                 "storage_failed", "the move could not be stored; try again", 503
             ) from None
         self.moves_stored = number + 1
         self.hands_stored += len(write.hands)
+        await self.hub.tell(
+            self,
+            {"kind": "move", "match": self.match_id, "number": number, "move": str(played.move)},
+        )
         self.broadcast(event_view(played.event), played.hand_ended)
 
     def takes_back(self, seat: int) -> bool:
@@ -336,13 +453,12 @@ class Room:
             state.level is not None for other, state in enumerate(self.seats) if other != seat
         )
 
-    async def _take_back(self, connection: Connection) -> None:
+    async def _take_back(self, seat: int | None) -> None:
         """Take back the person's last move of the hand and the computer moves after it,
         store the take backs (all or none), then show everybody the position: the person's
         turn, so the computers wait. A computer's search under way is dropped, as its
         position is gone."""
         async with self.lock:
-            seat = connection.seat
             if seat is None:
                 raise Refusal("not_seated", "spectators cannot take back moves")
             if not self.takes_back(seat):
@@ -360,7 +476,9 @@ class Room:
                 raise Refusal("nothing_to_take_back", str(error)) from None
             number = self.moves_stored
             writes = [
-                MoveWrite(self.match_id, number + index, hand, event.seat, TAKE_BACK)
+                MoveWrite(
+                    self.match_id, number + index, hand, event.seat, TAKE_BACK, fence=self.fence
+                )
                 for index, event in enumerate(taken)
             ]
             try:
@@ -368,10 +486,22 @@ class Room:
             except Exception as error:
                 log.warning("room %s: a take back could not be stored (%s)", self.id, error)
                 self.play_on(session_of(before, self.seats, self.session.seed), self.match_id)
+                if isinstance(error, StaleFence):
+                    self.hub.lost(self)
+                    raise Refusal(*RESTARTING) from None
                 raise Refusal(
                     "storage_failed", "the take back could not be stored; try again", 503
                 ) from None
             self.moves_stored = number + len(writes)
+            await self.hub.tell(
+                self,
+                {
+                    "kind": "take_back",
+                    "match": self.match_id,
+                    "number": number,
+                    "count": len(writes),
+                },
+            )
             self.broadcast(event_view(taken[-1]))
 
     # -- hints
@@ -436,20 +566,30 @@ class Room:
 
     # -- rematch
 
-    async def _rematch(self, connection: Connection) -> None:
+    async def _rematch(self, seat: int | None) -> None:
         async with self.lock:
-            if connection.seat is None:
+            if seat is None:
                 raise Refusal("not_seated", "spectators cannot start a rematch")
             if not self.game.is_over():
                 raise Refusal("match_not_over", "a rematch starts once the match is over")
             old = self.game
             seed = new_seed()
             game = Game(old.rules, old.players, old.partnerships, seed=seed)
-            match = await self.hub.stored(
-                self.hub.storage.new_match, self.id, self.match_number + 1, game, seed
-            )
+            try:
+                match = await self.hub.stored(
+                    self.hub.storage.new_match,
+                    self.id,
+                    self.match_number + 1,
+                    game,
+                    seed,
+                    fence=self.fence,
+                )
+            except StaleFence:
+                self.hub.lost(self)
+                raise Refusal(*RESTARTING) from None
             self.play_on(session_of(game, self.seats, seed), match.id)
             self.match_number += 1
+            await self.hub.tell(self, {"kind": "match"})
             self.broadcast()
         self.wake_computers()
 
@@ -457,6 +597,8 @@ class Room:
 
     def wake_computers(self) -> None:
         """Make sure the computer players move when it is their turn."""
+        if self.replica:
+            return  # the owner's computers play
         if self._computers is None or self._computers.done():
             self._computers = asyncio.get_running_loop().create_task(self._run_computers())
 
@@ -467,7 +609,7 @@ class Room:
         the pause tells nothing of the computer's hand. A move storage refuses is tried
         again, later and later, until storage works."""
         failures = 0
-        while True:
+        while not self.replica:
             seat = self.game.to_move
             if seat is None or self.session.is_person(seat):
                 return

@@ -341,9 +341,27 @@ class Storage:
             return self._add_match(session, room_id, 1, game, seed)
 
     @_store
-    def new_match(self, room_id: str, number: int, game: Game, seed: int) -> MatchRow:
-        """A rematch in a room."""
+    def new_match(
+        self, room_id: str, number: int, game: Game, seed: int, *, fence: int | None = None
+    ) -> MatchRow:
+        """A rematch in a room; with ``fence`` (its owner's token) only while that is the
+        room's fence, else :class:`StaleFence` and nothing stored."""
         with self._session() as session:
+            if fence is not None:
+                _check_token(fence)
+                held = (
+                    session.connection()
+                    .execute(
+                        update(RoomRow)
+                        .where(RoomRow.id == room_id, RoomRow.fence == fence)
+                        .values(fence=RoomRow.fence)
+                    )
+                    .rowcount
+                )
+                if held != 1:
+                    raise StaleFence(
+                        f"rematch refused: room {room_id} is not owned under token {fence}"
+                    )
             return self._add_match(session, room_id, number, game, seed)
 
     def _add_match(

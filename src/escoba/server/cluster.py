@@ -1,0 +1,284 @@
+"""One process's part in a site of several: the bus between processes, in Redis.
+
+With ``escoba serve --redis URL`` several processes share one PostgreSQL database and one
+Redis. Each room is owned by one process at a time (its lease, see ``lease``); the others
+that have connections on the room keep a replica of its match. This module carries what
+passes between them, and knows nothing of rooms:
+
+- the room events: the owner publishes every stored move on ``{prefix}room:{ROOM}``; every
+  process hears every room's channel (one pattern subscription) and keeps those of the rooms
+  it holds;
+- requests: a play that reaches a replica is sent to the owner's inbox
+  (``{prefix}process:{ID}``) and answered in the asker's;
+- presence: which seats each process has connections for, in a hash per room, counted only
+  for processes whose heartbeat key (``{prefix}alive:{ID}``) has not expired.
+
+Pub/sub delivers at most once: a replica that misses an event finds the gap in the moves'
+numbers (or reloads every room after its subscription is restored) and reads the match from
+the database, the record of every match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any, Final
+
+from redis import exceptions as redis_errors
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+
+from .lease import DEFAULT_PREFIX, Lease, Leases, StoreUnavailable, connect
+
+__all__ = ["LEASE_MS", "Cluster", "NoAnswer"]
+
+log = logging.getLogger("escoba.server")
+
+LEASE_MS: Final = 3000
+"""How long a room's lease lasts unrenewed: the longest a dead process's rooms wait."""
+UPKEEP_SECONDS: Final = 1.0
+"""How often a process renews its leases, beats its heart and looks for rooms to take."""
+ASK_SECONDS: Final = 5.0
+"""How long a replica waits for the owner's answer to a request."""
+
+Payload = dict[str, Any]
+RoomListener = Callable[[str, Payload], None]
+Responder = Callable[[Payload], Awaitable[Payload]]
+
+
+class NoAnswer(Exception):  # noqa: N818 (a state of the site, not a failure of ours)
+    """The owner asked did not answer: it is gone, or not listening yet."""
+
+
+def process_id() -> str:
+    """Unique to this process and this start of it, as lease owners must be."""
+    host = socket.gethostname().replace(" ", "_") or "host"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class Cluster:
+    """This process in the site: its leases, the room events, requests and presence."""
+
+    def __init__(self, url: str, *, prefix: str = DEFAULT_PREFIX, lease_ms: int = LEASE_MS) -> None:
+        self.url = url
+        self.prefix = prefix
+        self.id = process_id()
+        self.redis = connect(url)
+        self.leases = Leases(self.redis, self.id, lease_ms, prefix=prefix)
+        self._answers: dict[str, asyncio.Future[Payload]] = {}
+        self._listener: asyncio.Task[None] | None = None
+        self._on_room: RoomListener | None = None
+        self._responder: Responder | None = None
+        self._on_resubscribed: Callable[[], None] | None = None
+        self._subscribed = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- names
+
+    def room_channel(self, room: str) -> str:
+        return f"{self.prefix}room:{room}"
+
+    def inbox(self, process: str) -> str:
+        return f"{self.prefix}process:{process}"
+
+    def _alive_key(self, process: str) -> str:
+        return f"{self.prefix}alive:{process}"
+
+    def _presence_key(self, room: str) -> str:
+        return f"{self.prefix}room:{{{room}}}:presence"
+
+    # -- starting and stopping
+
+    async def start(
+        self,
+        on_room: RoomListener,
+        responder: Responder,
+        on_resubscribed: Callable[[], None],
+    ) -> None:
+        """Check Redis answers, beat the heart once and listen; ``on_room(room, payload)``
+        hears every room event, ``responder`` answers requests, ``on_resubscribed`` is told
+        when the subscription was lost and is back (events may have been missed)."""
+        self._on_room = on_room
+        self._responder = responder
+        self._on_resubscribed = on_resubscribed
+        await self.beat()
+        self._listener = asyncio.get_running_loop().create_task(self._listen())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), ASK_SECONDS)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(StoreUnavailable):
+            await self._reaching(self.redis.delete(self._alive_key(self.id)))
+        await self.redis.aclose()
+
+    async def _reaching(self, call: Awaitable[Any]) -> Any:
+        """Await a Redis call, its failures as :class:`StoreUnavailable`."""
+        try:
+            return await call
+        except (redis_errors.RedisError, OSError) as error:
+            raise StoreUnavailable(f"Redis cannot be reached or failed: {error}") from error
+
+    async def beat(self) -> None:
+        """Say this process is alive for a while (its presence counts meanwhile)."""
+        seconds = max(1, round(3 * self.leases.ttl_ms / 1000))
+        await self._reaching(self.redis.set(self._alive_key(self.id), "1", ex=seconds))
+
+    # -- listening
+
+    async def _listen(self) -> None:
+        """Hear every room's events and this process's inbox, subscribing again (and saying
+        so) whenever the connection to Redis is lost."""
+        lost = False
+        while True:
+            listening: Redis = Redis.from_url(
+                self.url, decode_responses=True, socket_connect_timeout=2.0
+            )
+            pubsub: PubSub = listening.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(self.room_channel("*"))
+                await pubsub.subscribe(self.inbox(self.id))
+                self._subscribed.set()
+                if lost and self._on_resubscribed is not None:
+                    log.warning("Redis: listening again; the rooms are read again")
+                    self._on_resubscribed()
+                lost = False
+                while True:
+                    message = await pubsub.get_message(timeout=UPKEEP_SECONDS)
+                    if message is not None:
+                        self._heard(message)
+            except (redis_errors.RedisError, OSError) as error:
+                if not lost:
+                    log.error("Redis: the room events cannot be heard (%s); trying again", error)
+                lost = True
+                self._subscribed.clear()
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                with contextlib.suppress(Exception):
+                    await listening.aclose()
+
+    def _heard(self, message: Mapping[str, Any]) -> None:
+        try:
+            payload = json.loads(message["data"])
+        except (TypeError, ValueError):
+            log.warning("Redis: a message that is not ours on %s", message.get("channel"))
+            return
+        if not isinstance(payload, dict):
+            return
+        channel = str(message.get("channel", ""))
+        if message.get("type") == "pmessage":
+            room = channel.removeprefix(self.room_channel(""))
+            if self._on_room is not None and payload.get("from") != self.id:
+                try:
+                    self._on_room(room, payload)
+                except Exception:  # one bad event must not stop the bus
+                    log.exception("room %s: an event could not be followed", room)
+        elif payload.get("kind") == "answer":
+            waiting = self._answers.pop(str(payload.get("id")), None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(payload)
+        elif payload.get("kind") == "ask":
+            task = asyncio.get_running_loop().create_task(self._respond(payload))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _respond(self, request: Payload) -> None:
+        assert self._responder is not None
+        try:
+            reply = await self._responder(request)
+        except Exception:
+            log.exception("a request from %s could not be answered", request.get("from"))
+            reply = {"error": {"code": "restarting", "message": "", "status": 503}}
+        answer = {**reply, "kind": "answer", "id": request.get("id")}
+        with contextlib.suppress(StoreUnavailable):
+            await self._reaching(
+                self.redis.publish(self.inbox(str(request.get("from"))), json.dumps(answer))
+            )
+
+    # -- speaking
+
+    async def publish(self, room: str, payload: Payload) -> None:
+        """Tell every process of a room event."""
+        text = json.dumps({**payload, "from": self.id})
+        await self._reaching(self.redis.publish(self.room_channel(room), text))
+
+    async def ask(self, owner: str, payload: Payload) -> Payload:
+        """Send ``owner`` a request and wait for its answer; :class:`NoAnswer` if nobody
+        heard it or no answer came in time."""
+        request_id = secrets.token_hex(8)
+        waiting: asyncio.Future[Payload] = asyncio.get_running_loop().create_future()
+        self._answers[request_id] = waiting
+        request = {**payload, "kind": "ask", "id": request_id, "from": self.id}
+        try:
+            heard = await self._reaching(self.redis.publish(self.inbox(owner), json.dumps(request)))
+            if not heard:
+                raise NoAnswer(f"process {owner} is not listening")
+            try:
+                return await asyncio.wait_for(waiting, ASK_SECONDS)
+            except TimeoutError:
+                raise NoAnswer(f"process {owner} did not answer in {ASK_SECONDS:g} s") from None
+        finally:
+            self._answers.pop(request_id, None)
+
+    # -- leases
+
+    async def take(self, room: str, above: int) -> int | None:
+        """The room's lease if free: its fencing token, else None."""
+        return await self.leases.acquire(room, above=above)
+
+    async def holder(self, room: str) -> Lease | None:
+        return await self.leases.holder(room)
+
+    async def renew(self, held: Mapping[str, int]) -> set[str]:
+        """Renew the leases of the rooms held (room: token) in one round trip; the rooms whose
+        lease was lost."""
+        return await self.leases.renew_all(held)
+
+    async def holders(self, rooms: Collection[str]) -> dict[str, Lease | None]:
+        return await self.leases.holders(rooms)
+
+    async def release(self, room: str, token: int) -> None:
+        with contextlib.suppress(StoreUnavailable):
+            await self.leases.release(room, token)
+
+    # -- presence
+
+    async def set_presence(self, room: str, seats: Collection[int]) -> None:
+        """Say which seats this process has connections for in the room, and tell the
+        others."""
+        key = self._presence_key(room)
+        if seats:
+            await self._reaching(
+                self.redis.hset(key, self.id, ",".join(str(seat) for seat in sorted(seats)))
+            )
+        else:
+            await self._reaching(self.redis.hdel(key, self.id))
+        await self.publish(room, {"kind": "presence"})
+
+    async def presence(self, room: str) -> set[int]:
+        """The seats connected to the room on the other live processes."""
+        fields: dict[str, str] = await self._reaching(self.redis.hgetall(self._presence_key(room)))
+        others = {process: seats for process, seats in fields.items() if process != self.id}
+        if not others:
+            return set()
+        alive = await self._reaching(
+            self.redis.mget([self._alive_key(process) for process in others])
+        )
+        seats: set[int] = set()
+        for (_, listed), living in zip(others.items(), alive, strict=True):
+            if living is not None:
+                seats.update(int(seat) for seat in listed.split(",") if seat.isdigit())
+        return seats
