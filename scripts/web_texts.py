@@ -57,7 +57,7 @@ ERROR_CODES: Final = (
     "bad_message", "bad_nickname", "bad_token", "busy", "hint_pending", "illegal_move",
     "match_not_over", "match_over", "network", "not_against_computers", "not_joined",
     "not_seated", "not_your_turn", "nothing_to_take_back", "rate_limited", "room_full",
-    "room_reloaded", "seat_taken", "server_busy", "storage_failed",
+    "restarting", "room_reloaded", "seat_taken", "server_busy", "storage_failed",
 )  # fmt: skip
 """The refusals the pages say in the reader's language (``error.<code>``); any other code
 shows the server's own message. ``network`` is the page's own: the server cannot be reached."""

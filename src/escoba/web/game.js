@@ -240,6 +240,7 @@ function receive(message) {
       break;
     case "state":
       if (connection !== "connected") setStatus("connected");
+      if (message.event) unanswered = null;
       receiveState(message);
       break;
     case "hint":
@@ -258,8 +259,23 @@ function receive(message) {
   }
 }
 
+// A play refused because the room's server process is being replaced is sent again by
+// itself a moment later, a few times: the person need not play it twice.
+const RESEND_DELAY = 1500;
+const RESENDS = 5;
+let unanswered = null; // { message, resends } of the last play, until a state answers it
+
 function refused({ code, message }) {
   ui.sent = false;
+  if (code === "restarting" && unanswered && unanswered.resends < RESENDS) {
+    const waiting = unanswered;
+    waiting.resends += 1;
+    toast(errorText(code, message));
+    setTimeout(() => {
+      if (unanswered === waiting && myTurn() && socket?.send(waiting.message)) ui.sent = true;
+    }, RESEND_DELAY);
+    return;
+  }
   if (code === "bad_token") {
     // The server no longer knows this seat (a new database, or another browser took it).
     socket?.stop();
@@ -309,10 +325,12 @@ function myTurn() {
 }
 
 function play(move) {
-  if (!socket?.send({ type: "play", card: move.card, captures: move.captures })) {
+  const message = { type: "play", card: move.card, captures: move.captures };
+  if (!socket?.send(message)) {
     toast(t("game.not_connected"));
     return;
   }
+  unanswered = { message, resends: 0 };
   ui.choice = null;
   ui.sent = true;
   // the hint was about the position this play leaves
