@@ -254,7 +254,7 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
     def percentile(q: float) -> float:
         return acks[min(len(acks) - 1, int(q * len(acks)))] * 1000 if acks else float("nan")
 
-    servers = []
+    servers: list[dict[str, Any]] = []
     for index, (rss, peak) in enumerate(memory):
         own_before, own_after = before.servers[index], after.servers[index]
         servers.append(
@@ -271,6 +271,19 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         )
     busy = after.machine[0] - before.machine[0]
     total = after.machine[1] - before.machine[1]
+    cpu = {
+        **{
+            name: percent_used(before.services[name], after.services[name], elapsed)
+            for name in watched.services
+        },
+        "load generator": round(100 * (after.generator - before.generator) / elapsed, 1),
+    }
+    # What the machine did besides this benchmark (other people's work): it took cores from
+    # the servers, so figures measured with much of it are not to be trusted.
+    ours = sum(cpu.values()) + sum(
+        (server["cpu_percent"] or 0) + server["workers_cpu_percent"] for server in servers
+    )
+    cpu["other processes"] = round(max(0.0, 100 * busy / elapsed - ours), 1)
     return {
         "processes": len(watched.servers) or None,
         "clients": args.clients,
@@ -289,13 +302,7 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         "errors": len(tally.errors),
         "first_errors": tally.errors[:5],
         "servers": servers,
-        "cpu_percent": {
-            **{
-                name: percent_used(before.services[name], after.services[name], elapsed)
-                for name in watched.services
-            },
-            "load generator": round(100 * (after.generator - before.generator) / elapsed, 1),
-        },
+        "cpu_percent": cpu,
         "machine_busy_percent": round(100 * busy / total, 1) if total else None,
         "cores": os.cpu_count(),
     }
