@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,9 +102,10 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait()
 
 
-@pytest.fixture
-def redis_store(redis_url: str) -> Iterator[TestRedis]:
-    """The tests' Redis with a key prefix of this test's own; its keys go when it ends."""
+@contextmanager
+def prefixed(redis_url: str) -> Iterator[TestRedis]:
+    """The Redis at ``redis_url`` with a key prefix of its own; its keys go on leaving (for a
+    fixture of wider scope than a test's)."""
     store = TestRedis(redis_url, f"escoba-test-{secrets.token_hex(6)}:")
     try:
         yield store
@@ -112,3 +114,10 @@ def redis_store(redis_url: str) -> Iterator[TestRedis]:
             keys = list(client.scan_iter(match=f"{store.prefix}*", count=1000))
             if keys:
                 client.delete(*keys)
+
+
+@pytest.fixture
+def redis_store(redis_url: str) -> Iterator[TestRedis]:
+    """The tests' Redis with a key prefix of this test's own; its keys go when it ends."""
+    with prefixed(redis_url) as store:
+        yield store

@@ -1,0 +1,746 @@
+"""Rooms across processes (issue 17): three ``escoba serve`` processes on loopback, sharing one
+PostgreSQL database and one Redis, are one site.
+
+Clients are spread over the processes (the two people of a room on two of them and a
+spectator on the third; rooms against computers opened on one process and played from
+another). Every connection is shown the same moves, in order, and they are the stored record's
+moves, each exactly once. One process is killed with SIGKILL while moves flow in every room:
+its clients connect to the others and join again with their tokens, a play refused with
+``restarting`` is sent again a moment later, the dead process's rooms are taken over (computer
+seats play on) and every match moves again within a few seconds, losing and doubling nothing.
+Every message every connection received, the kill included, is checked against the position
+it was sent from, replayed from the stored record (as in ``test_server_leaks.py``): no card of
+another hand or of the stock, ever.
+
+Several processes need PostgreSQL (``--redis`` refuses a SQLite file, one machine's) and
+Redis: these tests run on the PostgreSQL backend only, which ``.ci/run`` always provides, with
+a Redis (``tests/redis_fixtures.py``); each run has a Redis prefix of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from database_fixtures import POSTGRES_VARIABLE
+from escoba import RULESETS, Game, Move
+from escoba.server.lease import Lease, Leases, connect
+from escoba.server.storage import Storage
+from redis_fixtures import REQUIRED, TestRedis, prefixed
+from server_helpers import (
+    TIMEOUT,
+    Message,
+    database_url,
+    free_port,
+    moves_played,
+    named_cards,
+    play_message,
+    wait_for_port,
+)
+from test_server_crash import move_of, stored_moves
+from test_server_leaks import Position, check_hint, check_state, recorded_positions, state_of
+
+PACE = 0.05
+"""Seconds before each computer move (``--pace``)."""
+THINK = 0.06
+"""Seconds a person waits before playing: the people of a room together stay well under a
+connection's 20 messages a second."""
+RETRY = 0.2
+"""Seconds before a play refused with ``restarting`` is sent again."""
+FLOWING = 10
+"""Moves every room has made before the kill, so that moves flow everywhere when it comes."""
+AFTER_KILL = 10
+"""Moves every room must make after the kill."""
+BACK_WITHIN = 10.0
+"""Seconds after the kill by which every match must have moved again: a lease runs out
+after 3 s, and a replica takes the room over about a second after that."""
+
+
+# -- the site: three processes ---------------------------------------------------------------
+
+
+@dataclass
+class Node:
+    """One ``escoba serve`` process of the site."""
+
+    name: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+    killed: bool = False
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def alive(self) -> bool:
+        return not self.killed and self.process.poll() is None
+
+    def kill(self) -> None:
+        self.killed = True  # before the signal: a client that sees the close knows why
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(TIMEOUT)
+
+
+@dataclass
+class Site:
+    nodes: list[Node]
+    database: str
+    redis: TestRedis
+
+    def node(self, name: str) -> Node:
+        return next(node for node in self.nodes if node.name == name)
+
+    def node_of(self, owner: str) -> Node:
+        """The process a lease owner id names (its process id is one of its parts)."""
+        parts = owner.split("-")
+        found = [node for node in self.nodes if str(node.process.pid) in parts]
+        assert len(found) == 1, f"no process of the site is the lease owner {owner!r}"
+        return found[0]
+
+
+def start_node(name: str, database: str, redis: TestRedis, folder: Path) -> Node:
+    port = free_port()
+    log = folder / f"server-{name}.log"
+    command = [sys.executable, "-m", "escoba", "serve", "--port", str(port)]
+    command += ["--pace", str(PACE), "--database", database]
+    command += ["--redis", redis.url, "--redis-prefix", redis.prefix]
+    with log.open("ab") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    return Node(name, port, process, log)
+
+
+@pytest.fixture(scope="module")
+def site(
+    database_backend: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Site]:
+    """Three processes A, B and C on one PostgreSQL database and one Redis (a prefix of this
+    module's own); stopped at the end, and their logs must hold no traceback."""
+    if not os.environ.get(POSTGRES_VARIABLE):
+        missing = f"several processes need PostgreSQL, and {POSTGRES_VARIABLE} is not set"
+        if REQUIRED:
+            pytest.fail(f"every test must run here, but {missing}")
+        pytest.skip(missing)
+    if database_backend != "postgresql":
+        pytest.skip("run on the PostgreSQL backend only: several processes never share SQLite")
+    folder = tmp_path_factory.mktemp("site")
+    database = database_url(folder / "escoba.db")
+    with prefixed(redis_url) as redis:
+        # A first, alone, so that the schema is made once; then B and C together.
+        nodes = [start_node("A", database, redis, folder)]
+        wait_for_port(nodes[0].port, alive=nodes[0].alive)
+        nodes += [start_node(name, database, redis, folder) for name in "BC"]
+        try:
+            for node in nodes:
+                wait_for_port(node.port, alive=node.alive)
+                health = httpx.get(node.url + "/api/health", timeout=TIMEOUT)
+                assert health.status_code == 200, health.text
+            yield Site(nodes, database, redis)
+        finally:
+            for node in nodes:
+                if node.alive():
+                    node.process.send_signal(signal.SIGTERM)
+            for node in nodes:
+                try:
+                    node.process.wait(TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    node.process.kill()
+                    node.process.wait()
+    for node in nodes:
+        said = node.log.read_text(errors="replace")
+        assert "Traceback" not in said, f"process {node.name} logged a traceback:\n{said}"
+
+
+def open_room(node: Node, **body: Any) -> Message:
+    """A room opened on ``node``: the creator's ticket."""
+    body.setdefault("nickname", "Ana")
+    response = httpx.post(node.url + "/api/rooms", json=body, timeout=TIMEOUT)
+    assert response.status_code == 201, response.text
+    ticket: Message = response.json()
+    return ticket
+
+
+def join_on(node: Node, room: str, nickname: str) -> Message:
+    response = httpx.post(
+        f"{node.url}/api/rooms/{room}/join", json={"nickname": nickname}, timeout=TIMEOUT
+    )
+    assert response.status_code == 200, response.text
+    ticket: Message = response.json()
+    return ticket
+
+
+# -- clients ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Connection:
+    """One WebSocket of a client, to one process: everything it received."""
+
+    node: str
+    received: list[Message] = field(default_factory=list)
+    last: Message | None = None
+    """Its latest state."""
+    welcomed: bool = False
+    hinted: bool = False
+
+
+class Client:
+    """A person's seat (with its token) or a spectator in one room, connected to the first
+    live process of its list; when that process dies, it connects to the next and joins
+    again. A person plays a random legal move on each turn while ``playing`` is set, asking
+    for a hint (and waiting for it) on its first turn of each connection."""
+
+    def __init__(
+        self,
+        name: str,
+        room: str,
+        nodes: list[Node],
+        playing: asyncio.Event,
+        token: str | None = None,
+    ) -> None:
+        self.name = name
+        self.room = room
+        self.nodes = nodes
+        self.playing = playing
+        self.token = token
+        self.rng = random.Random(name)
+        self.seat: int | None = None
+        self.connections: list[Connection] = []
+        self.socket: Any = None
+        self.pending: tuple[int, Message] | None = None
+        """The play sent (or about to be) at this many moves, not yet answered."""
+        self.played_at = -1
+        self.hinting = False
+        self.restarts = 0
+        """Plays refused with ``restarting`` (and sent again)."""
+        self.refusals: list[Message] = []
+        """Any other error."""
+        self.dropped: list[str] = []
+        """Processes that closed the connection while alive."""
+        self.best = -1
+        """The most moves any state showed it."""
+        self.moments: list[tuple[float, int]] = []
+        """When each state came (the loop's clock) and its moves."""
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def current(self) -> Connection | None:
+        return self.connections[-1] if self.connections and self.socket is not None else None
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def run(self) -> None:
+        while True:
+            node = next((node for node in self.nodes if node.alive()), None)
+            assert node is not None, f"{self.name}: no live process left"
+            connection = Connection(node.name)
+            self.connections.append(connection)
+            self.pending, self.played_at, self.hinting = None, -1, False
+            address = f"ws://127.0.0.1:{node.port}/ws/rooms/{self.room}"
+            left = False
+            try:
+                async with websockets.connect(address, open_timeout=TIMEOUT) as socket:
+                    self.socket = socket
+                    hello = (
+                        {"type": "join", "token": self.token} if self.token else {"type": "watch"}
+                    )
+                    await socket.send(json.dumps(hello))
+                    async for raw in socket:
+                        message: Message = json.loads(raw)
+                        connection.received.append(message)
+                        if not self.heard(connection, message):
+                            left = True  # refused before the welcome: again in a moment
+                            break
+            except (websockets.ConnectionClosed, OSError):
+                pass
+            finally:
+                self.socket = None
+            if node.alive() and not left:
+                self.dropped.append(node.name)
+            await asyncio.sleep(RETRY)
+
+    def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+    def heard(self, connection: Connection, message: Message) -> bool:
+        """Act on a message; False to leave the connection."""
+        kind = message["type"]
+        if kind == "welcome":
+            connection.welcomed = True
+            self.seat = message["seat"]
+        elif kind == "state":
+            self.saw_state(connection, message)
+        elif kind == "hint":
+            self.hinting = False
+            self._play_later(THINK)
+        elif kind == "error":
+            if not connection.welcomed:
+                # Refused before the welcome: a process that cannot take the room yet may
+                # say so with "restarting"; anything else is wrong.
+                if message["code"] == "restarting":
+                    self.restarts += 1
+                else:
+                    self.refusals.append(message)
+                return False
+            if message["code"] == "restarting" and self.pending is not None:
+                self.restarts += 1
+                self._play_later(RETRY)
+            elif self.hinting and message["code"] in ("hint_too_soon", "busy"):
+                self.hinting = False
+                self._play_later(THINK)
+            else:
+                self.refusals.append(message)
+        return True
+
+    def saw_state(self, connection: Connection, state: Message) -> None:
+        connection.last = state
+        played = moves_played(state)
+        self.best = max(self.best, played)
+        self.moments.append((asyncio.get_running_loop().time(), played))
+        if self.pending is not None and played > self.pending[0]:
+            self.pending = None
+        match = state["match"]
+        if (
+            self.token is None
+            or not self.playing.is_set()
+            or match["to_move"] != self.seat
+            or not match["legal"]
+            or played <= self.played_at
+        ):
+            return
+        self.played_at = played
+        self.pending = (played, play_message(self.rng.choice(match["legal"])))
+        if not connection.hinted:
+            connection.hinted = True
+            self.hinting = True
+            self._send({"type": "hint", "language": "en", "deck": "french"})
+        else:
+            self._play_later(THINK)
+
+    def _send(self, message: Message) -> None:
+        socket = self.socket
+
+        async def send() -> None:
+            if socket is not None and socket is self.socket:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await socket.send(json.dumps(message))
+
+        self._spawn(send())
+
+    def _play_later(self, delay: float) -> None:
+        """Send the pending play after ``delay`` (if it is still pending on this connection,
+        and the clients still play)."""
+        socket, pending = self.socket, self.pending
+
+        async def play() -> None:
+            await asyncio.sleep(delay)
+            if socket is not self.socket or pending is None or self.pending is not pending:
+                return
+            if not self.playing.is_set():
+                self.pending = None
+                return
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await socket.send(json.dumps(pending[1]))
+
+        self._spawn(play())
+
+    def busy(self) -> bool:
+        return self.pending is not None or self.hinting
+
+
+@dataclass
+class Room:
+    """A room of the test, with its clients."""
+
+    id: str
+    name: str
+    clients: list[Client]
+    computers: bool
+
+    @property
+    def people(self) -> set[int]:
+        return {client.seat for client in self.clients if client.token and client.seat is not None}
+
+    def best(self) -> int:
+        return max(client.best for client in self.clients)
+
+    def settled(self) -> bool:
+        """Nobody may move: no play of ours in flight, and every live connection shows the
+        same position, in which the match is over or one of our people (who have stopped
+        playing) is to move."""
+        if any(client.busy() for client in self.clients):
+            return False
+        latest = [client.current for client in self.clients]
+        if any(connection is None or connection.last is None for connection in latest):
+            return False
+        states = [connection.last for connection in latest if connection and connection.last]
+        if len({moves_played(state) for state in states}) != 1:
+            return False
+        match = states[0]["match"]
+        return bool(match["over"]) or match["to_move"] in self.people
+
+    def over(self) -> bool:
+        """Some connection shows the match ended."""
+        return any(
+            connection.last is not None and connection.last["match"]["over"]
+            for client in self.clients
+            for connection in client.connections
+        )
+
+    def first_move_after(self, played: int) -> float:
+        """When a client was first shown a move beyond ``played``."""
+        return min(moment for client in self.clients for moment, n in client.moments if n > played)
+
+
+async def until(holds: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while not holds():
+        assert time.monotonic() < deadline, f"not within {timeout:g} s: {what}"
+        await asyncio.sleep(0.02)
+
+
+async def settle(rooms: list[Room], playing: asyncio.Event) -> None:
+    """Stop the people and wait until every room is still and every connection caught up."""
+    playing.clear()
+    for room in rooms:
+        await until(room.settled, f"room {room.name} settled")
+
+
+def start(clients: list[Client]) -> list[asyncio.Task[None]]:
+    loop = asyncio.get_running_loop()
+    return [loop.create_task(client.run(), name=client.name) for client in clients]
+
+
+async def finish(tasks: list[asyncio.Task[None]], clients: list[Client]) -> None:
+    for client in clients:
+        client.stop()
+    for task in tasks:
+        if task.done():
+            task.result()  # a client that failed says why
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# -- checking what every connection was told against the stored record ------------------------
+
+
+def check_connection(
+    connection: Connection, seat: int | None, found: list[Position], moves: list[Move]
+) -> set[int]:
+    """Every message one connection received, in order, against the stored match: each state
+    shows its position as ``seat`` may see it (no hidden card), its hand's plays are the
+    stored ones, its event is the stored move that led to it, and the moves come one by one
+    (a state without an event never goes back); hints name the asker's cards and the table
+    only. The indices of the stored moves it was told of."""
+    told: set[int] = set()
+    at: Position | None = None
+    before: int | None = None
+    for message in connection.received:
+        kind = message["type"]
+        if kind == "state":
+            at = check_state(message, seat, found)
+            played = moves_played(message)
+            match = message["match"]
+            start = match["hand_number"] * 36
+            history = [move_of(event) for event in match["history"] if event["kind"] == "play"]
+            assert history == moves[start:played], f"the plays of hand {match['hand_number']}"
+            told.update(range(start, played))
+            event = message["event"]
+            if event is not None:
+                assert move_of(event) == moves[played - 1], f"the event of move {played}"
+                told.add(played - 1)
+            if before is not None:
+                if event is None:
+                    assert played >= before, f"a state went back from {before} moves to {played}"
+                else:
+                    assert played == before + 1, f"from {before} moves to {played} in one event"
+            else:
+                assert event is None, "the first state after a join has no event"
+            before = played
+        elif kind == "hint":
+            check_hint(message, seat, at)
+        elif kind in ("welcome", "pong", "error"):
+            assert not named_cards(message), message
+        else:
+            raise AssertionError(f"an unexpected message: {message}")
+    return told
+
+
+def check_rooms(site: Site, rooms: list[Room]) -> None:
+    """What every client of every room was told is the stored match, exactly: every move
+    stored was told, once, in order; the record replays; every connection open at the end
+    shows the last position; no refusal but ``restarting``."""
+    storage = Storage(site.database)
+    try:
+        for room in rooms:
+            stored = storage.room(room.id)
+            assert stored is not None, f"room {room.name} was not stored"
+            record = stored.game.record()
+            replayed = Game.from_record(record)
+            moves = stored_moves(replayed)
+            assert moves == stored_moves(stored.game)
+            found = recorded_positions(record)
+            assert len(found) == len(moves) + 1
+            told: set[int] = set()
+            for client in room.clients:
+                assert not client.refusals, f"{client.name} was refused: {client.refusals}"
+                for connection in client.connections:
+                    told |= check_connection(connection, client.seat, found, moves)
+                last = client.connections[-1].last
+                assert last is not None and moves_played(last) == len(moves), (
+                    f"{client.name} was not shown the last of {len(moves)} moves"
+                )
+            assert told == set(range(len(moves))), f"room {room.name}: moves nobody was told of"
+    finally:
+        storage.close()
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+
+def test_the_checker_catches_a_lost_a_doubled_or_an_untold_move() -> None:
+    """The check of what a connection was told fails when a move's state is missing, comes
+    twice, or differs from the stored one."""
+    game = Game(RULESETS["escoba"], 2, seed=7)
+    states = [state_of(game, 0)]
+    for _ in range(3):
+        played = game.play(sorted(game.legal_moves(), key=str)[0])
+        state = state_of(game, 0)
+        state["event"] = {
+            "kind": "play",
+            "seat": played.seat,
+            "card": str(played.card),
+            "captures": sorted(str(card) for card in played.captures),
+            "sweep": played.sweep,
+        }
+        states.append(state)
+    found = recorded_positions(game.record())
+    moves = stored_moves(game)
+
+    def told(*messages: Message, stored: list[Move] = moves) -> set[int]:
+        return check_connection(Connection("A", list(messages)), 0, found, stored)
+
+    assert told(*states) == {0, 1, 2}
+    with pytest.raises(AssertionError, match="in one event"):
+        told(states[0], *states[2:])  # the state of move 2 lost
+    with pytest.raises(AssertionError, match="in one event"):
+        told(*states, states[3])  # move 3 told twice
+    with pytest.raises(AssertionError, match="the plays of hand 0"):
+        told(*states, stored=[*moves[:2], moves[0]])  # another move stored
+    with pytest.raises(AssertionError, match="the first state"):
+        told(states[1])
+
+
+def test_a_person_joining_on_one_process_shows_on_the_others(site: Site) -> None:
+    """Presence is shared: a person who takes a seat through process A's HTTP API, then
+    connects there, shows (nickname, connected) at once on B and C, and leaves likewise."""
+    a, b, c = site.nodes
+    ticket = open_room(b, seats=["person", "person"], options={"target_score": 3})
+    room = ticket["room"]
+
+    def seat_one(client: Client) -> Message | None:
+        connection = client.current
+        if connection is None or connection.last is None:
+            return None
+        seat: Message = connection.last["room"]["seats"][1]
+        return seat
+
+    async def main() -> list[Client]:
+        playing = asyncio.Event()
+        ana = Client("ana", room, [b], playing, ticket["token"])
+        watcher = Client("watcher", room, [c], playing)
+        tasks = start([ana, watcher])
+        both = [ana, watcher]
+        await until(lambda: all(seat_one(client) is not None for client in both), "first states")
+        assert all(seat_one(client) == seat_one(ana) for client in both)
+        assert seat_one(ana)["nickname"] is None  # type: ignore[index]
+
+        async with httpx.AsyncClient(base_url=a.url, timeout=TIMEOUT) as http:
+            response = await http.post(f"/api/rooms/{room}/join", json={"nickname": "Bea"})
+            assert response.status_code == 200, response.text
+            bea_ticket = response.json()
+
+            def shows_bea(connected: bool) -> bool:
+                return all(
+                    (seat := seat_one(client)) is not None
+                    and seat["nickname"] == "Bea"
+                    and seat["taken"]
+                    and seat["connected"] is connected
+                    for client in both
+                )
+
+            await until(lambda: shows_bea(False), "Bea's seat taken, shown on B and C")
+            bea = Client("bea", room, [a], playing, bea_ticket["token"])
+            bea_task = start([bea])
+            await until(lambda: shows_bea(True), "Bea connected on A, shown on B and C")
+            info = (await http.get(f"{c.url}/api/rooms/{room}")).json()
+            assert [(seat["nickname"], seat["connected"]) for seat in info["seats"]] == [
+                ("Ana", True),
+                ("Bea", True),
+            ]
+            await finish(bea_task, [bea])
+            await until(lambda: shows_bea(False), "Bea gone from A, shown on B and C")
+            info = (await http.get(f"{a.url}/api/rooms/{room}")).json()
+            assert [seat["connected"] for seat in info["seats"]] == [True, False]
+        await finish(tasks, both)
+        return [ana, watcher, bea]
+
+    clients = asyncio.run(main())
+    check_rooms(site, [Room(room, "presence", clients, computers=False)])
+
+
+def spread_rooms(site: Site, playing: asyncio.Event, target: int) -> list[Room]:
+    """Rooms with their clients over the three processes:
+
+    - two people, opened on A: Ana on A (then B, C), Bea joined through B and playing there,
+      a spectator on C;
+    - a person against an easy computer, opened on A and played from B (then C), watched
+      from C;
+    - a person against two beginners, opened on B and played from A (then C), watched from C;
+    - a person against a beginner, opened on C and played from A (then B).
+    """
+    a, b, c = site.nodes
+    options = {"target_score": target}
+    rooms = []
+
+    ana = open_room(a, seats=["person", "person"], options=options)
+    bea = join_on(b, ana["room"], "Bea")
+    rooms.append(
+        Room(
+            ana["room"],
+            "two people",
+            [
+                Client("ana", ana["room"], [a, b, c], playing, ana["token"]),
+                Client("bea", ana["room"], [b, c, a], playing, bea["token"]),
+                Client("watcher", ana["room"], [c, b, a], playing),
+            ],
+            computers=False,
+        )
+    )
+    layouts = [
+        ("against easy", a, [b, c], [c, b], ["person", "easy"]),
+        ("against two beginners", b, [a, c], [c, a], ["person", "beginner", "beginner"]),
+        ("against a beginner", c, [a, b], None, ["beginner", "person"]),
+    ]
+    for name, opened_on, plays_on, watched_on, seats in layouts:
+        ticket = open_room(opened_on, seats=seats, players=len(seats), options=options)
+        clients = [Client(f"{name}: person", ticket["room"], plays_on, playing, ticket["token"])]
+        if watched_on is not None:
+            clients.append(Client(f"{name}: watcher", ticket["room"], watched_on, playing))
+        rooms.append(Room(ticket["room"], name, clients, computers=True))
+    return rooms
+
+
+def test_matches_spread_over_three_processes(site: Site) -> None:
+    """Every connection, wherever it landed, is shown every move in order, and they are the
+    stored moves; every match is played to its end (Escoba to 1: a hand or a few)."""
+
+    async def main() -> list[Room]:
+        playing = asyncio.Event()
+        playing.set()
+        rooms = spread_rooms(site, playing, target=1)
+        clients = [client for room in rooms for client in room.clients]
+        tasks = start(clients)
+        for room in rooms:
+            await until(room.over, f"{room.name}: the match ended", timeout=4 * TIMEOUT)
+        await settle(rooms, playing)
+        await finish(tasks, clients)
+        return rooms
+
+    rooms = asyncio.run(main())
+    check_rooms(site, rooms)
+    for room in rooms:
+        for client in room.clients:
+            assert client.dropped == [], f"{client.name} was dropped by {client.dropped}"
+            assert client.restarts == 0, f"{client.name} was told the server is restarting"
+
+
+async def holders(site: Site, rooms: list[Room]) -> dict[str, Lease | None]:
+    redis = connect(site.redis.url)
+    try:
+        reader = Leases(redis, "test-reader", 1, prefix=site.redis.prefix)
+        return {room.id: await reader.holder(room.id) for room in rooms}
+    finally:
+        await redis.aclose()
+
+
+def test_a_process_killed_mid_match_loses_nothing(site: Site) -> None:
+    """SIGKILL process A while moves flow in every room: its clients join again elsewhere,
+    the rooms it owned are taken over under a greater fencing token (their computers play
+    on), every match moves again within seconds, and nothing told is lost or doubled."""
+    a = site.node("A")
+    storage = Storage(site.database)
+
+    async def main() -> tuple[list[Room], dict[str, Lease | None], dict[str, Lease | None]]:
+        playing = asyncio.Event()
+        playing.set()
+        rooms = spread_rooms(site, playing, target=21)
+        clients = [client for room in rooms for client in room.clients]
+        tasks = start(clients)
+        for room in rooms:
+            await until(lambda room=room: room.best() >= FLOWING, f"{room.name} flowing")
+        before = await holders(site, rooms)
+        owned = [
+            room for room in rooms if (lease := before[room.id]) and site.node_of(lease.owner) is a
+        ]
+        assert any(room.computers for room in owned), (
+            f"A owns no room with computer seats: {before}"
+        )
+        at_kill = {room.id: room.best() for room in rooms}
+        killed_at = asyncio.get_running_loop().time()
+        a.kill()
+        for room in rooms:
+            await until(
+                lambda room=room: room.best() >= at_kill[room.id] + AFTER_KILL,
+                f"{room.name} playing on after the kill",
+                timeout=BACK_WITHIN + TIMEOUT,
+            )
+            waited = room.first_move_after(at_kill[room.id]) - killed_at
+            assert waited < BACK_WITHIN, f"{room.name} moved again only {waited:.1f} s after"
+        await settle(rooms, playing)
+        after = await holders(site, rooms)
+        await finish(tasks, clients)
+        return rooms, before, after
+
+    try:
+        rooms, before, after = asyncio.run(main())
+        for room in rooms:
+            old, new = before[room.id], after[room.id]
+            assert old is not None and new is not None, f"{room.name}: no owner {old} {new}"
+            if site.node_of(old.owner).name == "A":
+                assert site.node_of(new.owner).alive(), f"{room.name} is owned by a dead process"
+                assert new.token > old.token, f"{room.name} was taken under no greater token"
+                assert storage.room_fence(room.id) == new.token, f"{room.name}'s fence"
+            else:
+                assert new == old, f"{room.name} changed hands, though its owner lived"
+    finally:
+        storage.close()
+    check_rooms(site, rooms)
+    killed = [
+        client for room in rooms for client in room.clients if client.connections[0].node == "A"
+    ]
+    assert killed, "no client was on the killed process"
+    for room in rooms:
+        for client in room.clients:
+            assert client.dropped == [], f"{client.name} was dropped by {client.dropped}"
+    for client in killed:
+        assert len(client.connections) >= 2 and client.connections[-1].node != "A"
