@@ -336,7 +336,7 @@ def show(results: list[dict[str, Any]]) -> None:
         ("  of which people's", [f"{r['person_moves_per_second']:g}" for r in results]),
         ("ack p50, ms", [f"{result['ack_ms_p50']:g}" for result in results]),
         ("ack p99, ms", [f"{result['ack_ms_p99']:g}" for result in results]),
-        ("ack max, ms", [str(result["ack_ms_max"]) for result in results]),
+        ("ack max, ms", [each([result["ack_ms_max"]]) for result in results]),
         ("matches finished", [str(result["matches_finished"]) for result in results]),
         ("errors", [str(result["errors"]) for result in results]),
     ]
