@@ -137,9 +137,9 @@ def create_app(
         cluster = None if redis_url is None else Cluster(redis_url, prefix=redis_prefix)
         hub = Hub(storage, pace=pace, limits=limits, cluster=cluster)
         app.state.hub = hub
-        if cluster is not None:
-            await hub.join_site()
-            log.info("one of a site of several processes (this one %s)", cluster.id)
+        if hub.site is not None:
+            await hub.site.join()
+            log.info("one of a site of several processes (this one %s)", hub.site.cluster.id)
         # What exists now (modules, the app) lives as long as the server: keep it out of the
         # collector's full passes, once. Anything made later is collected as usual.
         gc.collect()

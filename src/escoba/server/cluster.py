@@ -53,7 +53,12 @@ Responder = Callable[[Payload], Awaitable[Payload]]
 
 
 class NoAnswer(Exception):  # noqa: N818 (a state of the site, not a failure of ours)
-    """The owner asked did not answer: it is gone, or not listening yet."""
+    """The owner asked did not answer: nobody heard the request (``heard`` False: the
+    process is gone), or no answer came in time (it may have acted on it)."""
+
+    def __init__(self, message: str, *, heard: bool) -> None:
+        super().__init__(message)
+        self.heard = heard
 
 
 def process_id() -> str:
@@ -225,11 +230,13 @@ class Cluster:
         try:
             heard = await self._reaching(self.redis.publish(self.inbox(owner), json.dumps(request)))
             if not heard:
-                raise NoAnswer(f"process {owner} is not listening")
+                raise NoAnswer(f"process {owner} is not listening", heard=False)
             try:
                 return await asyncio.wait_for(waiting, ASK_SECONDS)
             except TimeoutError:
-                raise NoAnswer(f"process {owner} did not answer in {ASK_SECONDS:g} s") from None
+                raise NoAnswer(
+                    f"process {owner} did not answer in {ASK_SECONDS:g} s", heard=True
+                ) from None
         finally:
             self._answers.pop(request_id, None)
 

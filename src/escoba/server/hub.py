@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import re
 import time
@@ -17,27 +16,21 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, ParamSpec, TypeVar
 
-from pydantic import ValidationError
-
 from ..errors import EscobaError
 from ..game import Game
 from . import rooms
-from .cluster import UPKEEP_SECONDS, Cluster, NoAnswer, Payload
+from .cluster import Cluster
 from .computers import Thinkers
-from .lease import StoreUnavailable
 from .limits import DEFAULT_LIMITS, Limits
 from .nicknames import NicknameError, clean_nickname
 from .protocol import (
     CreateRoom,
     JoinRoom,
-    PlayMessage,
-    RematchMessage,
     SeatTicket,
-    TakeBackMessage,
-    parse_client_message,
 )
-from .rooms import RESTARTING, Refusal, Room, SeatState, rules_of, session_of
-from .storage import SeatTaken, StaleFence, Storage, StorageUnavailable, hash_token
+from .rooms import Refusal, Room, SeatState, rules_of, session_of
+from .site import Site
+from .storage import SeatTaken, Storage, StorageUnavailable, hash_token
 from .writer import MoveWriter
 
 __all__ = ["ROOM_ID", "Hub"]
@@ -75,13 +68,8 @@ class Hub:
         cluster: Cluster | None = None,
     ) -> None:
         self.storage = storage
-        self.cluster = cluster
+        self.site = None if cluster is None else Site(self, cluster)
         """The site of several processes this one is part of (None: it serves alone)."""
-        self._early: dict[str, list[Payload]] = {}
-        """Rooms being loaded: the owner's events heard meanwhile."""
-        self._presence: dict[str, asyncio.Task[None]] = {}
-        """Rooms whose presence is being shared, and the task sharing it."""
-        self._redis_failing = False
         self.pace = pace
         self.limits = limits
         self.rooms: dict[str, Room] = {}
@@ -94,9 +82,10 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
         self.handlers = 0
         """WebSocket handlers running now (each ends with its socket)."""
-        self._start(self._sweep())
+        self.in_background(self._sweep())
 
-    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+    def in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task the hub keeps (and cancels when it closes)."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -139,8 +128,8 @@ class Hub:
         ]
         for room_id in idle:
             room = self.rooms.pop(room_id)
-            if self.cluster is not None and room.fence is not None and not room.replica:
-                self._start(self.cluster.release(room_id, room.fence))
+            if self.site is not None:
+                self.site.let_go(room)
         return len(idle)
 
     async def expire(self) -> int:
@@ -156,18 +145,15 @@ class Hub:
         loading the rooms in the background; how many were found."""
         since = datetime.now(UTC) - timedelta(seconds=self.limits.room_expiry)
         room_ids = await self.stored(self.storage.live_rooms, since)
-        self._start(self._resume(room_ids))
+        self.in_background(self._resume(room_ids))
         return len(room_ids)
 
     async def _resume(self, room_ids: list[str]) -> None:
         for room_id in room_ids:
-            if self.cluster is not None:
-                try:
-                    if room_id in self.rooms or await self.cluster.holder(room_id) is not None:
-                        continue  # another process plays it on
-                except StoreUnavailable as error:
-                    log.error("rooms cannot be resumed: %s", error)
-                    return
+            if room_id in self.rooms:
+                continue
+            if self.site is not None and not await self.site.unheld(room_id):
+                continue  # another process plays it on (or Redis cannot say)
             try:
                 room = await self.room(room_id)
             except Refusal as refusal:
@@ -210,12 +196,13 @@ class Hub:
         holds it (its lease taken and its fence raised before it is read, so the read holds
         every move of the owners before), else a replica following its owner's events, those
         heard while it was read included."""
+        site = self.site
         token: int | None = None
-        if self.cluster is not None:
-            self._early[room_id] = []
+        if site is not None:
+            site.loading(room_id)
         try:
-            if self.cluster is not None:
-                token = await self._claim(room_id)
+            if site is not None:
+                token = await site.claim(room_id)
             stored = await self.stored(self.storage.room, room_id)
             if stored is None:
                 raise Refusal("not_found", "no room has this link", 404)
@@ -228,19 +215,14 @@ class Hub:
                 stored.match.id,
                 stored.match.number,
             )
-            if self.cluster is not None:
-                room.fence = token
-                room.replica = token is None
-                with contextlib.suppress(StoreUnavailable):
-                    room.remote_online = await self.cluster.presence(room_id)
+            if site is not None:
+                await site.placed(room, token)
         except BaseException:
-            if token is not None and self.cluster is not None:
-                await self.cluster.release(room_id, token)
+            if site is not None:
+                await site.not_loaded(room_id, token)
             raise
-        finally:
-            early = self._early.pop(room_id, [])
-        if room.replica and not all(room.follow(event) for event in early):
-            self._start(self._resync(room))
+        if site is not None:
+            site.loaded(room)  # no await between this and the room being found
         return room
 
     # -- creating and joining
@@ -358,273 +340,29 @@ class Hub:
                 await task
         for room in list(self.rooms.values()):
             await room.close()
-        if self.cluster is not None:
-            await self._leave_site()
+        if self.site is not None:
+            await self.site.leave()
         await self.thinkers.close()
         await self.writer.close()
         self._io.shutdown(wait=False, cancel_futures=True)
 
-    # -- a site of several processes (``escoba serve --redis``)
+    # -- what a room tells the site (nothing when this process serves alone)
 
-    async def join_site(self) -> None:
-        """Start hearing the other processes and keeping this one's leases."""
-        assert self.cluster is not None
-        await self.cluster.start(self._heard, self._answer, self._resubscribed)
-        self._start(self._upkeep())
-
-    async def _leave_site(self) -> None:
-        """Give up this process's rooms at once (the others take them over without waiting
-        for the leases to expire) and say its connections are gone."""
-        assert self.cluster is not None
-        for task in list(self._presence.values()):
-            task.cancel()
-        with contextlib.suppress(StoreUnavailable):
-            for room in list(self.rooms.values()):
-                if room.online():
-                    await self.cluster.set_presence(room.id, ())
-                if room.fence is not None and not room.replica:
-                    await self.cluster.release(room.id, room.fence)
-        await self.cluster.close()
-
-    async def _site(self, call: Coroutine[Any, Any, T]) -> T:
-        """Await a call to Redis; one that cannot be reached is refused as ``restarting``."""
-        try:
-            return await call
-        except StoreUnavailable as error:
-            log.error("%s", error)
-            raise Refusal(*RESTARTING) from None
-
-    async def _claim(self, room_id: str) -> int | None:
-        """Take the room's lease if nobody holds it and raise its fence to the lease's token:
-        the token (this process owns the room), or None (another does)."""
-        assert self.cluster is not None
-        fence = await self.stored(self.storage.room_fence, room_id)
-        if fence is None:
-            raise Refusal("not_found", "no room has this link", 404)
-        token = await self._site(self.cluster.take(room_id, fence))
-        if token is None:
-            return None
-        try:
-            await self.stored(self.storage.claim_room, room_id, token)
-        except (StaleFence, LookupError):
-            await self.cluster.release(room_id, token)
-            return None
-        return token
-
-    async def tell(self, room: Room, event: Payload) -> None:
-        """Tell the other processes of a room event (nothing when this one serves alone). A
-        Redis out of reach is said in the log; the replicas find what they missed by the
-        moves' numbers, or read every room again once Redis is back."""
-        if self.cluster is None:
-            return
-        try:
-            await self.cluster.publish(room.id, event)
-        except StoreUnavailable as error:
-            log.error("room %s: its event could not be told: %s", room.id, error)
+    async def tell(self, room: Room, event: dict[str, Any]) -> None:
+        """Tell the other processes of an event of a room this one owns."""
+        if self.site is not None:
+            await self.site.tell(room, event)
 
     def lost(self, room: Room) -> None:
-        """The room is owned by another process now: follow it as a replica."""
-        if room.replica:
-            return
-        log.warning("room %s: owned by another process now; following it", room.id)
-        room.fence = None
-        room.replica = True
-        self._start(self._resync(room))
+        """The room is owned by another process now (its fence moved on)."""
+        if self.site is not None:
+            self.site.lost(room)
+
+    def share_presence(self, room: Room) -> None:
+        """The room's connections here changed: tell the other processes."""
+        if self.site is not None:
+            self.site.share_presence(room)
 
     async def read_seats(self, room: Room) -> None:
         """The room's seats as stored (someone joined through another process)."""
         room.take_seats(await self.stored(self.storage.seats, room.id))
-
-    def share_presence(self, room: Room) -> None:
-        """Tell the other processes which seats this one has connections for, the latest
-        only, one change at a time per room."""
-        if self.cluster is None:
-            return
-        room.presence_changed = True
-        if room.id not in self._presence:
-            task = asyncio.get_running_loop().create_task(self._share_presence(room))
-            self._presence[room.id] = task
-            task.add_done_callback(lambda _: self._presence.pop(room.id, None))
-
-    async def _share_presence(self, room: Room) -> None:
-        assert self.cluster is not None
-        while room.presence_changed:
-            room.presence_changed = False
-            try:
-                await self.cluster.set_presence(room.id, room.online())
-            except StoreUnavailable as error:
-                log.error("room %s: who is connected cannot be told: %s", room.id, error)
-                return
-
-    async def forward(
-        self, room: Room, seat: int | None, message: PlayMessage | TakeBackMessage | RematchMessage
-    ) -> None:
-        """Have the room's owner act on a connection's intention; its refusal is raised here.
-        With no owner (it died and its lease ran out), this process takes the room over and
-        acts itself."""
-        assert self.cluster is not None
-        holder = await self._site(self.cluster.holder(room.id))
-        if holder is None or holder.owner == self.cluster.id:
-            if await self.take_over(room):
-                await room.act(seat, message)
-                return
-            raise Refusal(*RESTARTING)
-        request = {"room": room.id, "seat": seat, "message": message.model_dump()}
-        try:
-            reply = await self.cluster.ask(holder.owner, request)
-        except (NoAnswer, StoreUnavailable) as error:
-            log.warning("room %s: its owner cannot act now (%s)", room.id, error)
-            raise Refusal(*RESTARTING) from None
-        refused = reply.get("error")
-        if isinstance(refused, dict):
-            raise Refusal(
-                str(refused.get("code")),
-                str(refused.get("message")),
-                int(refused.get("status", 400)),
-            )
-
-    async def _answer(self, request: Payload) -> Payload:
-        """Act on an intention another process's connection sent to this room's owner."""
-        room = self.rooms.get(str(request.get("room")))
-        seat = request.get("seat")
-        try:
-            if room is None or room.replica:
-                raise Refusal(*RESTARTING)
-            if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(room.seats)):
-                raise Refusal("bad_seat", f"no seat {seat!r} in this room")
-            message = parse_client_message(json.dumps(request.get("message")))
-            if not isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
-                raise Refusal("bad_message", "only plays, take backs and rematches are sent on")
-            room.last_active = time.monotonic()
-            await room.act(seat, message)
-        except Refusal as refusal:
-            return {"error": {**refusal.to_message().model_dump(), "status": refusal.status}}
-        except ValidationError as error:
-            return {"error": {"code": "bad_message", "message": str(error), "status": 400}}
-        return {"error": None}
-
-    def _heard(self, room_id: str, event: Payload) -> None:
-        """An event of a room from another process."""
-        room = self.rooms.get(room_id)
-        if room is None:
-            early = self._early.get(room_id)
-            if early is not None:
-                early.append(event)
-            return
-        kind = event.get("kind")
-        if kind == "presence":
-            self._start(self._read_presence(room))
-        elif kind == "seats":
-            self._start(self._show_seats(room))
-        elif not room.replica:
-            return  # a move of this room by another owner: its lease says so at renewal
-        elif room.held_back is not None:
-            room.held_back.append(event)
-        elif kind == "match" or not room.follow(event):
-            self._start(self._resync(room))
-
-    async def _read_presence(self, room: Room) -> None:
-        assert self.cluster is not None
-        try:
-            room.remote_online = await self.cluster.presence(room.id)
-        except StoreUnavailable as error:
-            log.error("room %s: who is connected cannot be read: %s", room.id, error)
-            return
-        async with room.lock:
-            room.broadcast()
-
-    async def _show_seats(self, room: Room) -> None:
-        with contextlib.suppress(Refusal):
-            async with room.lock:
-                await self.read_seats(room)
-                room.broadcast()
-
-    def _resubscribed(self) -> None:
-        """Events may have been missed while Redis was out of reach: read every replica
-        again, and everybody's presence."""
-        for room in list(self.rooms.values()):
-            if room.replica:
-                self._start(self._resync(room))
-            self.share_presence(room)
-            self._start(self._read_presence(room))
-
-    async def _resync(self, room: Room) -> None:
-        """Read a replica's room again, then follow the events heard meanwhile."""
-        if room.held_back is not None:
-            return  # being read already: what is heard meanwhile is followed after
-        room.held_back = []
-        followed = True
-        try:
-            async with room.lock:
-                stored = None
-                with contextlib.suppress(Refusal):
-                    stored = await self.stored(self.storage.room, room.id)
-                held, room.held_back = room.held_back, None
-                if stored is not None and room.replica:
-                    room.reload(stored)
-                    followed = all(room.follow(event) for event in held)
-                    room.broadcast()
-        finally:
-            room.held_back = None
-        if not followed:
-            self._start(self._resync(room))
-
-    async def take_over(self, room: Room) -> bool:
-        """Own a replica's room whose owner is gone: take its lease, read it as stored and
-        play on (its computers too); whether this process owns it now."""
-        assert self.cluster is not None
-        async with room.lock:
-            if not room.replica:
-                return True
-            try:
-                token = await self._claim(room.id)
-                if token is None:
-                    return False
-                stored = await self.stored(self.storage.room, room.id)
-            except Refusal:
-                return False
-            if stored is None:  # pragma: no cover - a room being played is not deleted
-                await self.cluster.release(room.id, token)
-                return False
-            room.reload(stored)
-            room.fence = token
-            room.replica = False
-            log.info("room %s: taken over (fencing token %d)", room.id, token)
-            room.broadcast()
-        await self.tell(room, {"kind": "match"})  # the other replicas read it again
-        room.wake_computers()
-        return True
-
-    async def _upkeep(self) -> None:
-        """Every second: beat this process's heart, renew its rooms' leases (giving up those
-        lost) and take over the rooms it follows whose owner is gone."""
-        assert self.cluster is not None
-        while True:
-            await asyncio.sleep(UPKEEP_SECONDS)
-            try:
-                await self.cluster.beat()
-                owned = {
-                    room_id: room.fence
-                    for room_id, room in self.rooms.items()
-                    if room.fence is not None and not room.replica
-                }
-                for room_id in await self.cluster.renew(owned):
-                    room = self.rooms.get(room_id)
-                    if room is not None:
-                        self.lost(room)
-                followed = [room_id for room_id, room in self.rooms.items() if room.replica]
-                for room_id, lease in (await self.cluster.holders(followed)).items():
-                    room = self.rooms.get(room_id)
-                    if lease is None and room is not None:
-                        self._start(self._take_over_quietly(room))
-            except StoreUnavailable as error:
-                if not self._redis_failing:
-                    log.error("%s; the rooms are kept as they are until it is back", error)
-                self._redis_failing = True
-            else:
-                if self._redis_failing:
-                    log.warning("Redis: reached again")
-                self._redis_failing = False
-
-    async def _take_over_quietly(self, room: Room) -> None:
-        await self.take_over(room)  # not now: the next upkeep tries again

@@ -288,8 +288,8 @@ class Room:
         elif isinstance(message, HintRequest):
             self._ask_hint(connection, message)
         elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
-            if self.replica:
-                await self.hub.forward(self, connection.seat, message)
+            if self.replica and self.hub.site is not None:
+                await self.hub.site.forward(self, connection.seat, message)
             else:
                 await self.act(connection.seat, message)
         else:  # pragma: no cover - the protocol's union is exhaustive
@@ -319,7 +319,7 @@ class Room:
                 for index, state in enumerate(self.seats)
                 if token_matches(message.token, state.token_hash)
             ]
-            if not matches and self.hub.cluster is not None:
+            if not matches and self.hub.site is not None:
                 await self.hub.read_seats(self)  # a seat taken through another process
                 matches = [
                     index

@@ -1,0 +1,361 @@
+"""This process's part in a site of several (``escoba serve --redis``): which rooms it owns
+and which it follows, what it tells the others and hears from them.
+
+A room is owned by the process that holds its lease (``lease``): only the owner applies its
+moves, under the lease's fencing token. Another process with connections on the room keeps a
+replica: it follows the moves the owner publishes (``cluster``), sends each of its
+connections its own seat's view, and asks the owner to act on their plays. When an owner's
+lease runs out (the process died, or was paused too long), a process following the room
+takes it over from the stored match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+from pydantic import ValidationError
+
+from .cluster import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
+from .lease import StoreUnavailable
+from .protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
+from .rooms import RESTARTING, Refusal, Room
+from .storage import StaleFence
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+__all__ = ["Site"]
+
+log = logging.getLogger("escoba.server")
+
+T = TypeVar("T")
+
+FAILOVER_SECONDS: Final = LEASE_MS / 1000 + 2 * UPKEEP_SECONDS
+"""How long a play sent through a replica waits for its room's owner to be replaced."""
+RETRY_SECONDS: Final = 0.25
+"""Pause between looks for the room's new owner."""
+
+
+class Site:
+    """The site as one process takes part in it."""
+
+    def __init__(self, hub: Hub, cluster: Cluster) -> None:
+        self.hub = hub
+        self.cluster = cluster
+        self._early: dict[str, list[Payload]] = {}
+        """Rooms being loaded: the owner's events heard meanwhile."""
+        self._presence: dict[str, asyncio.Task[None]] = {}
+        """Rooms whose presence is being shared, and the task sharing it."""
+        self._redis_failing = False
+
+    # -- loading rooms and letting them go
+
+    def loading(self, room_id: str) -> None:
+        """A room is being loaded: keep the events heard for it meanwhile."""
+        self._early[room_id] = []
+
+    async def placed(self, room: Room, token: int | None) -> None:
+        """A room just read: owned with ``token``, or followed (None)."""
+        room.fence = token
+        room.replica = token is None
+        with contextlib.suppress(StoreUnavailable):
+            room.remote_online = await self.cluster.presence(room.id)
+
+    async def not_loaded(self, room_id: str, token: int | None) -> None:
+        """A room that could not be loaded: its lease, if taken, is given up."""
+        self._early.pop(room_id, None)
+        if token is not None:
+            await self.cluster.release(room_id, token)
+
+    def loaded(self, room: Room) -> None:
+        """Follow the events heard while the room was read (a replica), or read it again."""
+        early = self._early.pop(room.id, [])
+        if room.replica and not all(room.follow(event) for event in early):
+            self.hub.in_background(self._resync(room))
+
+    def let_go(self, room: Room) -> None:
+        """A room leaves memory: an owner gives its lease up, for another to take at once."""
+        if room.fence is not None and not room.replica:
+            self.hub.in_background(self.cluster.release(room.id, room.fence))
+
+    async def unheld(self, room_id: str) -> bool:
+        """Whether no process holds the room (a match to resume); False if Redis cannot
+        say."""
+        try:
+            return await self.cluster.holder(room_id) is None
+        except StoreUnavailable as error:
+            log.error("room %s cannot be resumed: %s", room_id, error)
+            return False
+
+    async def join(self) -> None:
+        """Start hearing the other processes and keeping this one's leases."""
+        await self.cluster.start(self._heard, self._answer, self._resubscribed)
+        self.hub.in_background(self._upkeep())
+
+    async def leave(self) -> None:
+        """Give up this process's rooms at once (the others take them over without waiting
+        for the leases to expire) and say its connections are gone."""
+        for task in list(self._presence.values()):
+            task.cancel()
+        with contextlib.suppress(StoreUnavailable):
+            for room in list(self.hub.rooms.values()):
+                if room.online():
+                    await self.cluster.set_presence(room.id, ())
+                if room.fence is not None and not room.replica:
+                    await self.cluster.release(room.id, room.fence)
+        await self.cluster.close()
+
+    async def _site(self, call: Coroutine[Any, Any, T]) -> T:
+        """Await a call to Redis; one that cannot be reached is refused as ``restarting``."""
+        try:
+            return await call
+        except StoreUnavailable as error:
+            log.error("%s", error)
+            raise Refusal(*RESTARTING) from None
+
+    async def claim(self, room_id: str) -> int | None:
+        """Take the room's lease if nobody holds it and raise its fence to the lease's token:
+        the token (this process owns the room), or None (another does)."""
+        fence = await self.hub.stored(self.hub.storage.room_fence, room_id)
+        if fence is None:
+            raise Refusal("not_found", "no room has this link", 404)
+        token = await self._site(self.cluster.take(room_id, fence))
+        if token is None:
+            return None
+        try:
+            await self.hub.stored(self.hub.storage.claim_room, room_id, token)
+        except (StaleFence, LookupError):
+            await self.cluster.release(room_id, token)
+            return None
+        return token
+
+    async def tell(self, room: Room, event: Payload) -> None:
+        """Tell the other processes of a room event. A
+        Redis out of reach is said in the log; the replicas find what they missed by the
+        moves' numbers, or read every room again once Redis is back."""
+        if self.cluster is None:
+            return
+        try:
+            await self.cluster.publish(room.id, event)
+        except StoreUnavailable as error:
+            log.error("room %s: its event could not be told: %s", room.id, error)
+
+    def lost(self, room: Room) -> None:
+        """The room is owned by another process now: follow it as a replica."""
+        if room.replica:
+            return
+        log.warning("room %s: owned by another process now; following it", room.id)
+        room.fence = None
+        room.replica = True
+        self.hub.in_background(self._resync(room))
+
+    def share_presence(self, room: Room) -> None:
+        """Tell the other processes which seats this one has connections for, the latest
+        only, one change at a time per room."""
+        if self.cluster is None:
+            return
+        room.presence_changed = True
+        if room.id not in self._presence:
+            task = asyncio.get_running_loop().create_task(self._share_presence(room))
+            self._presence[room.id] = task
+            task.add_done_callback(lambda _: self._presence.pop(room.id, None))
+
+    async def _share_presence(self, room: Room) -> None:
+        while room.presence_changed:
+            room.presence_changed = False
+            try:
+                await self.cluster.set_presence(room.id, room.online())
+            except StoreUnavailable as error:
+                log.error("room %s: who is connected cannot be told: %s", room.id, error)
+                return
+
+    async def forward(
+        self, room: Room, seat: int | None, message: PlayMessage | TakeBackMessage | RematchMessage
+    ) -> None:
+        """Have the room's owner act on a connection's intention; its refusal is raised here.
+        With no owner (it died and its lease ran out), this process takes the room over and
+        acts itself; while a dead owner's lease runs out, the intention waits (at most
+        ``FAILOVER_SECONDS``). It is sent again only when the owner surely did not act on it
+        (nobody heard it, or the owner had let the room go): a take back acted on twice
+        would take back two moves."""
+        request = {"room": room.id, "seat": seat, "message": message.model_dump()}
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FAILOVER_SECONDS
+        while True:
+            holder = await self._site(self.cluster.holder(room.id))
+            if holder is None or holder.owner == self.cluster.id:
+                if await self.take_over(room):
+                    await room.act(seat, message)
+                    return
+            else:
+                try:
+                    reply = await self.cluster.ask(holder.owner, request)
+                except NoAnswer as error:
+                    if error.heard:  # it may have acted: only the client may try again
+                        log.warning("room %s: its owner did not answer (%s)", room.id, error)
+                        raise Refusal(*RESTARTING) from None
+                except StoreUnavailable as error:
+                    log.error("%s", error)
+                    raise Refusal(*RESTARTING) from None
+                else:
+                    refused = reply.get("error")
+                    if not isinstance(refused, dict):
+                        return
+                    if refused.get("code") != RESTARTING[0]:
+                        raise Refusal(
+                            str(refused.get("code")),
+                            str(refused.get("message")),
+                            int(refused.get("status", 400)),
+                        )
+            if loop.time() >= deadline:
+                raise Refusal(*RESTARTING)
+            await asyncio.sleep(RETRY_SECONDS)
+
+    async def _answer(self, request: Payload) -> Payload:
+        """Act on an intention another process's connection sent to this room's owner."""
+        room = self.hub.rooms.get(str(request.get("room")))
+        seat = request.get("seat")
+        try:
+            if room is None or room.replica:
+                raise Refusal(*RESTARTING)
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(room.seats)):
+                raise Refusal("bad_seat", f"no seat {seat!r} in this room")
+            message = parse_client_message(json.dumps(request.get("message")))
+            if not isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
+                raise Refusal("bad_message", "only plays, take backs and rematches are sent on")
+            room.last_active = time.monotonic()
+            await room.act(seat, message)
+        except Refusal as refusal:
+            return {"error": {**refusal.to_message().model_dump(), "status": refusal.status}}
+        except ValidationError as error:
+            return {"error": {"code": "bad_message", "message": str(error), "status": 400}}
+        return {"error": None}
+
+    def _heard(self, room_id: str, event: Payload) -> None:
+        """An event of a room from another process."""
+        room = self.hub.rooms.get(room_id)
+        if room is None:
+            early = self._early.get(room_id)
+            if early is not None:
+                early.append(event)
+            return
+        kind = event.get("kind")
+        if kind == "presence":
+            self.hub.in_background(self._read_presence(room))
+        elif kind == "seats":
+            self.hub.in_background(self._show_seats(room))
+        elif not room.replica:
+            return  # a move of this room by another owner: its lease says so at renewal
+        elif room.held_back is not None:
+            room.held_back.append(event)
+        elif kind == "match" or not room.follow(event):
+            self.hub.in_background(self._resync(room))
+
+    async def _read_presence(self, room: Room) -> None:
+        try:
+            room.remote_online = await self.cluster.presence(room.id)
+        except StoreUnavailable as error:
+            log.error("room %s: who is connected cannot be read: %s", room.id, error)
+            return
+        async with room.lock:
+            room.broadcast()
+
+    async def _show_seats(self, room: Room) -> None:
+        with contextlib.suppress(Refusal):
+            async with room.lock:
+                await self.hub.read_seats(room)
+                room.broadcast()
+
+    def _resubscribed(self) -> None:
+        """Events may have been missed while Redis was out of reach: read every replica
+        again, and everybody's presence."""
+        for room in list(self.hub.rooms.values()):
+            if room.replica:
+                self.hub.in_background(self._resync(room))
+            self.share_presence(room)
+            self.hub.in_background(self._read_presence(room))
+
+    async def _resync(self, room: Room) -> None:
+        """Read a replica's room again, then follow the events heard meanwhile."""
+        if room.held_back is not None:
+            return  # being read already: what is heard meanwhile is followed after
+        room.held_back = []
+        followed = True
+        try:
+            async with room.lock:
+                stored = None
+                with contextlib.suppress(Refusal):
+                    stored = await self.hub.stored(self.hub.storage.room, room.id)
+                held, room.held_back = room.held_back, None
+                if stored is not None and room.replica:
+                    room.reload(stored)
+                    followed = all(room.follow(event) for event in held)
+                    room.broadcast()
+        finally:
+            room.held_back = None
+        if not followed:
+            self.hub.in_background(self._resync(room))
+
+    async def take_over(self, room: Room) -> bool:
+        """Own a replica's room whose owner is gone: take its lease, read it as stored and
+        play on (its computers too); whether this process owns it now."""
+        async with room.lock:
+            if not room.replica:
+                return True
+            try:
+                token = await self.claim(room.id)
+                if token is None:
+                    return False
+                stored = await self.hub.stored(self.hub.storage.room, room.id)
+            except Refusal:
+                return False
+            if stored is None:  # pragma: no cover - a room being played is not deleted
+                await self.cluster.release(room.id, token)
+                return False
+            room.reload(stored)
+            room.fence = token
+            room.replica = False
+            log.info("room %s: taken over (fencing token %d)", room.id, token)
+            room.broadcast()
+        await self.tell(room, {"kind": "match"})  # the other replicas read it again
+        room.wake_computers()
+        return True
+
+    async def _upkeep(self) -> None:
+        """Every second: beat this process's heart, renew its rooms' leases (giving up those
+        lost) and take over the rooms it follows whose owner is gone."""
+        while True:
+            await asyncio.sleep(UPKEEP_SECONDS)
+            try:
+                await self.cluster.beat()
+                owned = {
+                    room_id: room.fence
+                    for room_id, room in self.hub.rooms.items()
+                    if room.fence is not None and not room.replica
+                }
+                for room_id in await self.cluster.renew(owned):
+                    room = self.hub.rooms.get(room_id)
+                    if room is not None:
+                        self.lost(room)
+                followed = [room_id for room_id, room in self.hub.rooms.items() if room.replica]
+                for room_id, lease in (await self.cluster.holders(followed)).items():
+                    room = self.hub.rooms.get(room_id)
+                    if lease is None and room is not None:
+                        self.hub.in_background(self._take_over_quietly(room))
+            except StoreUnavailable as error:
+                if not self._redis_failing:
+                    log.error("%s; the rooms are kept as they are until it is back", error)
+                self._redis_failing = True
+            else:
+                if self._redis_failing:
+                    log.warning("Redis: reached again")
+                self._redis_failing = False
+
+    async def _take_over_quietly(self, room: Room) -> None:
+        await self.take_over(room)  # not now: the next upkeep tries again
