@@ -53,6 +53,7 @@ from escoba.rules import OPTION_NAMES
 from escoba.server.app import WEB, create_app
 from escoba.server.protocol import MAX_MESSAGE_BYTES, parse_client_message
 from server_helpers import (
+    TEST_LIMITS,
     Closed,
     Message,
     Peer,
@@ -245,7 +246,10 @@ def room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Room]:
     """Two people seated, a spectator and a connection that has not joined; the rate limit
     lifted (it is tested in test_server_security.py)."""
     lift_rate_limit(monkeypatch)
-    with running_app(tmp_path / "escoba.db") as client, ExitStack() as stack:
+    # The connection kept unjoined may wait longer than a join is given (10 s) while the
+    # examples run: it must not be closed under them (the limit is tested on its own).
+    limits = TEST_LIMITS.replace(join_seconds=3600)
+    with running_app(tmp_path / "escoba.db", limits=limits) as client, ExitStack() as stack:
         ticket = create_room(client, seats=["person", "person"], options={"target_score": 1})
         guest = join_room(client, ticket["room"], "Bea")
         made = Room(
