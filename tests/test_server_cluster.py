@@ -43,6 +43,7 @@ from escoba.server.lease import Lease, Leases, connect
 from escoba.server.storage import Storage
 from redis_fixtures import REQUIRED, TestRedis, prefixed
 from server_helpers import (
+    PLAYS_PER_HAND,
     TIMEOUT,
     Message,
     database_url,
@@ -57,9 +58,9 @@ from test_server_leaks import Position, check_hint, check_state, recorded_positi
 
 PACE = 0.05
 """Seconds before each computer move (``--pace``)."""
-THINK = 0.06
-"""Seconds a person waits before playing: the people of a room together stay well under a
-connection's 20 messages a second."""
+THINK = 0.04
+"""Seconds a person waits before playing: each person stays well under a connection's 20
+messages a second."""
 RETRY = 0.2
 """Seconds before a play refused with ``restarting`` is sent again."""
 FLOWING = 10
@@ -140,11 +141,12 @@ def site(
         pytest.skip("run on the PostgreSQL backend only: several processes never share SQLite")
     folder = tmp_path_factory.mktemp("site")
     database = database_url(folder / "escoba.db")
+    # The schema made once, before the processes start together (each would make it).
+    storage = Storage(database)
+    storage.migrate()
+    storage.close()
     with prefixed(redis_url) as redis:
-        # A first, alone, so that the schema is made once; then B and C together.
-        nodes = [start_node("A", database, redis, folder)]
-        wait_for_port(nodes[0].port, alive=nodes[0].alive)
-        nodes += [start_node(name, database, redis, folder) for name in "BC"]
+        nodes = [start_node(name, database, redis, folder) for name in "ABC"]
         try:
             for node in nodes:
                 wait_for_port(node.port, alive=node.alive)
@@ -154,6 +156,7 @@ def site(
         finally:
             for node in nodes:
                 if node.alive():
+                    node.process.send_signal(signal.SIGCONT)  # if a failed test paused it
                     node.process.send_signal(signal.SIGTERM)
             for node in nodes:
                 try:
@@ -460,7 +463,7 @@ def check_connection(
             at = check_state(message, seat, found)
             played = moves_played(message)
             match = message["match"]
-            start = match["hand_number"] * 36
+            start = match["hand_number"] * PLAYS_PER_HAND
             history = [move_of(event) for event in match["history"] if event["kind"] == "play"]
             assert history == moves[start:played], f"the plays of hand {match['hand_number']}"
             told.update(range(start, played))
@@ -652,7 +655,8 @@ def spread_rooms(site: Site, playing: asyncio.Event, target: int) -> list[Room]:
 
 def test_matches_spread_over_three_processes(site: Site) -> None:
     """Every connection, wherever it landed, is shown every move in order, and they are the
-    stored moves; every match is played to its end (Escoba to 1: a hand or a few)."""
+    stored moves; the two people's match is played to its end (Escoba to 1: a hand or a few),
+    the others at least past the end of the first hand."""
 
     async def main() -> list[Room]:
         playing = asyncio.Event()
@@ -660,8 +664,13 @@ def test_matches_spread_over_three_processes(site: Site) -> None:
         rooms = spread_rooms(site, playing, target=1)
         clients = [client for room in rooms for client in room.clients]
         tasks = start(clients)
-        for room in rooms:
-            await until(room.over, f"{room.name}: the match ended", timeout=4 * TIMEOUT)
+        # The people's match to its end; the others past the first hand's end at least.
+        await until(rooms[0].over, "the two people's match ended", timeout=4 * TIMEOUT)
+        for room in rooms[1:]:
+            await until(
+                lambda room=room: room.over() or room.best() > PLAYS_PER_HAND,
+                f"{room.name} past the first hand",
+            )
         await settle(rooms, playing)
         await finish(tasks, clients)
         return rooms
@@ -670,17 +679,102 @@ def test_matches_spread_over_three_processes(site: Site) -> None:
     check_rooms(site, rooms)
     for room in rooms:
         for client in room.clients:
+            # (A play may still be refused with "restarting" on a loaded machine: an owner
+            # that could not renew its lease in time loses the room to another.)
             assert client.dropped == [], f"{client.name} was dropped by {client.dropped}"
-            assert client.restarts == 0, f"{client.name} was told the server is restarting"
 
 
-async def holders(site: Site, rooms: list[Room]) -> dict[str, Lease | None]:
+async def holders(site: Site, rooms: list[str]) -> dict[str, Lease | None]:
+    """Who holds each room's lease now."""
     redis = connect(site.redis.url)
     try:
         reader = Leases(redis, "test-reader", 1, prefix=site.redis.prefix)
-        return {room.id: await reader.holder(room.id) for room in rooms}
+        return {room: await reader.holder(room) for room in rooms}
     finally:
         await redis.aclose()
+
+
+def test_a_paused_owner_that_wakes_up_applies_nothing(site: Site) -> None:
+    """The owner of a room against computers is paused (SIGSTOP) while a computer is to
+    move, past its lease: another process takes the room under a greater token and play goes
+    on. When it wakes up (SIGCONT), whatever it had begun (the computer's move, a play sent to
+    it) is stored nowhere and shown to nobody: every connection, those on the woken process
+    too, sees the stored moves only, and follows the room again."""
+    opened_on = site.node("C")
+    ticket = open_room(
+        opened_on, seats=["person", "beginner", "beginner"], players=3, options={"target_score": 21}
+    )
+    room_id = ticket["room"]
+
+    async def main() -> tuple[Room, Lease]:
+        found = await holders(site, [room_id])
+        first = found[room_id]
+        assert first is not None, "nobody holds the room just opened"
+        owner = site.node_of(first.owner)
+        others = [node for node in site.nodes if node is not owner and node.alive()]
+        playing = asyncio.Event()
+        playing.set()
+        sleeper = Client("watcher on the owner", room_id, [owner, *others], playing)
+        room = Room(
+            room_id,
+            "paused owner",
+            [
+                Client("person", room_id, others, playing, ticket["token"]),
+                Client("watcher", room_id, others[::-1], playing),
+                sleeper,
+            ],
+            computers=True,
+        )
+        tasks = start(room.clients)
+
+        def a_computer_to_move() -> bool:
+            connection = sleeper.current
+            if connection is None or connection.last is None:
+                return False
+            match = connection.last["match"]
+            return room.best() >= FLOWING and match["to_move"] not in (None, *room.people)
+
+        await until(a_computer_to_move, "a computer to move, the room flowing")
+        paused_at = room.best()
+        owner.process.send_signal(signal.SIGSTOP)
+        try:
+            paused = asyncio.get_running_loop().time()
+            await until(
+                lambda: room.best() >= paused_at + AFTER_KILL,
+                "the room playing on while its owner sleeps",
+                timeout=BACK_WITHIN + TIMEOUT,
+            )
+            waited = room.first_move_after(paused_at) - paused
+            assert waited < BACK_WITHIN, f"the room moved again only {waited:.1f} s after"
+            taken = (await holders(site, [room_id]))[room_id]
+        finally:
+            owner.process.send_signal(signal.SIGCONT)
+        assert taken is not None and site.node_of(taken.owner) is not owner
+        assert taken.token > first.token
+        woken_at = room.best()
+        await until(
+            lambda: (
+                (connection := sleeper.current) is not None
+                and connection.last is not None
+                and moves_played(connection.last) >= woken_at + 3
+            ),
+            "the woken process's connection following the room again",
+        )
+        await settle([room], playing)
+        after = (await holders(site, [room_id]))[room_id]
+        await finish(tasks, room.clients)
+        assert after == taken, "the room changed hands again"
+        return room, taken
+
+    room, taken = asyncio.run(main())
+    storage = Storage(site.database)
+    try:
+        assert storage.room_fence(room_id) == taken.token
+    finally:
+        storage.close()
+    check_rooms(site, [room])
+    for client in room.clients[:2]:
+        assert client.dropped == [], f"{client.name} was dropped by {client.dropped}"
 
 
 def test_a_process_killed_mid_match_loses_nothing(site: Site) -> None:
@@ -698,7 +792,7 @@ def test_a_process_killed_mid_match_loses_nothing(site: Site) -> None:
         tasks = start(clients)
         for room in rooms:
             await until(lambda room=room: room.best() >= FLOWING, f"{room.name} flowing")
-        before = await holders(site, rooms)
+        before = await holders(site, [room.id for room in rooms])
         owned = [
             room for room in rooms if (lease := before[room.id]) and site.node_of(lease.owner) is a
         ]
@@ -717,7 +811,7 @@ def test_a_process_killed_mid_match_loses_nothing(site: Site) -> None:
             waited = room.first_move_after(at_kill[room.id]) - killed_at
             assert waited < BACK_WITHIN, f"{room.name} moved again only {waited:.1f} s after"
         await settle(rooms, playing)
-        after = await holders(site, rooms)
+        after = await holders(site, [room.id for room in rooms])
         await finish(tasks, clients)
         return rooms, before, after
 
