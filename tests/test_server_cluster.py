@@ -321,7 +321,13 @@ class Client:
         self.moments.append((asyncio.get_running_loop().time(), played))
         if self.pending is not None and played > self.pending[0]:
             self.pending = None
+        self.act(connection, state)
+
+    def act(self, connection: Connection, state: Message) -> None:
+        """Play (or ask for a hint first) if it is this person's turn in ``state``, the
+        clients play, and this position was not played in yet."""
         match = state["match"]
+        played = moves_played(state)
         if (
             self.token is None
             or not self.playing.is_set()
@@ -692,6 +698,119 @@ async def holders(site: Site, rooms: list[str]) -> dict[str, Lease | None]:
         return {room: await reader.holder(room) for room in rooms}
     finally:
         await redis.aclose()
+
+
+def test_a_take_back_and_a_rematch_through_a_replica(site: Site) -> None:
+    """A person connected to a process that does not own the room takes back a move and,
+    once the match is over, starts a rematch: both go to the owner, and every connection sees
+    them, in one order; the stored match holds the move and its take back."""
+    a, b, c = site.nodes
+    ticket = open_room(a, seats=["person", "easy"], options={"target_score": 1})
+    room_id = ticket["room"]
+
+    async def main() -> tuple[Client, Client]:
+        playing = asyncio.Event()
+        person = Client("person", room_id, [b], playing, ticket["token"])
+        watcher = Client("watcher", room_id, [c], playing)
+        both = [person, watcher]
+        tasks = start(both)
+
+        def last(client: Client) -> Message:
+            connection = client.current
+            assert connection is not None and connection.last is not None
+            return connection.last
+
+        def showing(test: Callable[[Message], bool]) -> bool:
+            return all(
+                (connection := client.current) is not None
+                and connection.last is not None
+                and test(connection.last)
+                for client in both
+            )
+
+        await until(lambda: showing(lambda s: s["match"]["to_move"] == person.seat), "a turn")
+        before = last(person)
+        played = moves_played(before)
+        person._send(play_message(before["match"]["legal"][0]))
+        await until(
+            lambda: showing(
+                lambda s: moves_played(s) == played + 2 and s["match"]["to_move"] == person.seat
+            ),
+            "the computer answered",
+        )
+        person._send({"type": "take_back"})
+        await until(
+            lambda: showing(lambda s: (s["event"] or {}).get("kind") == "take_back"),
+            "the take back shown everywhere",
+        )
+        again = last(person)["match"]
+        assert moves_played(last(person)) == played
+        assert sorted(again["hand"]) == sorted(before["match"]["hand"])
+        assert sorted(again["table"]) == sorted(before["match"]["table"])
+        assert again["to_move"] == person.seat
+
+        playing.set()
+        connection = person.current
+        assert connection is not None
+        person.act(connection, last(person))
+        await until(lambda: showing(lambda s: s["match"]["over"]), "the end", timeout=4 * TIMEOUT)
+        playing.clear()
+        person._send({"type": "rematch"})
+        await until(
+            lambda: showing(lambda s: s["room"]["match_number"] == 2), "the rematch everywhere"
+        )
+        await finish(tasks, both)
+        return person, watcher
+
+    person, watcher = asyncio.run(main())
+
+    def events(client: Client) -> list[tuple[int, int, Message]]:
+        """The states with an event (match number, moves, event), in order."""
+        return [
+            (message["room"]["match_number"], moves_played(message), message["event"])
+            for connection in client.connections
+            for message in connection.received
+            if message["type"] == "state" and message["event"] is not None
+        ]
+
+    told = events(person)
+    assert told == events(watcher), "the two connections were shown different events"
+    # The first match's entries as the clients were told them: each move, and a take back
+    # for each move the take back undid (the person's and the computer's after it).
+    entries: list[Move | str] = []
+    first = person.connections[0].received
+    opening = next(message for message in first if message["type"] == "state")
+    entries += [move_of(e) for e in opening["match"]["history"] if e["kind"] == "play"]
+    shown = moves_played(opening)
+    for number, played, event in told:
+        if number != 1:
+            continue
+        if event["kind"] == "take_back":
+            entries += ["take back"] * (shown - played)
+        else:
+            entries.append(move_of(event))
+        shown = played
+
+    with httpx.Client(base_url=c.url, timeout=TIMEOUT) as http:
+        mine = http.post("/api/matches/mine", json={"tokens": [ticket["token"]]}).json()
+    (finished,) = [match for match in mine["matches"] if match["number"] == 1]
+    storage = Storage(site.database)
+    try:
+        found = storage.match_record(finished["id"])
+        stored = storage.room(room_id)
+    finally:
+        storage.close()
+    assert found is not None and stored is not None
+    record = found[2]
+    recorded = [
+        text if text == "take back" else Move.parse(text)
+        for hand in record["hands"]
+        for text in hand["moves"]
+    ]
+    assert recorded == entries
+    assert entries.count("take back") == 2
+    assert Game.from_record(record).is_over()
+    assert stored.match.number == 2
 
 
 def test_a_paused_owner_that_wakes_up_applies_nothing(site: Site) -> None:
