@@ -4,17 +4,21 @@ PostgreSQL database and one Redis, are one site.
 Clients are spread over the processes (the two people of a room on two of them and a
 spectator on the third; rooms against computers opened on one process and played from
 another). Every connection is shown the same moves, in order, and they are the stored record's
-moves, each exactly once. One process is killed with SIGKILL while moves flow in every room:
-its clients connect to the others and join again with their tokens, a play refused with
+moves, each exactly once; plays, take backs and rematches sent through a process that does not
+own the room reach its owner; a seat taken and connected on one process shows on the others.
+An owner paused (SIGSTOP) past its lease loses its room to another process and, woken up,
+stores and shows nothing stale. One process is killed with SIGKILL while moves flow in every
+room: its clients connect to the others and join again with their tokens, a play refused with
 ``restarting`` is sent again a moment later, the dead process's rooms are taken over (computer
 seats play on) and every match moves again within a few seconds, losing and doubling nothing.
 Every message every connection received, the kill included, is checked against the position
 it was sent from, replayed from the stored record (as in ``test_server_leaks.py``): no card of
 another hand or of the stock, ever.
 
+The tests share one site (starting three processes takes seconds); the kill comes last.
 Several processes need PostgreSQL (``--redis`` refuses a SQLite file, one machine's) and
 Redis: these tests run on the PostgreSQL backend only, which ``.ci/run`` always provides, with
-a Redis (``tests/redis_fixtures.py``); each run has a Redis prefix of its own.
+a Redis (``tests/redis_fixtures.py``); the site has a Redis prefix of its own.
 """
 
 from __future__ import annotations
@@ -341,11 +345,11 @@ class Client:
         if not connection.hinted:
             connection.hinted = True
             self.hinting = True
-            self._send({"type": "hint", "language": "en", "deck": "french"})
+            self.send({"type": "hint", "language": "en", "deck": "french"})
         else:
             self._play_later(THINK)
 
-    def _send(self, message: Message) -> None:
+    def send(self, message: Message) -> None:
         socket = self.socket
 
         async def send() -> None:
@@ -731,14 +735,14 @@ def test_a_take_back_and_a_rematch_through_a_replica(site: Site) -> None:
         await until(lambda: showing(lambda s: s["match"]["to_move"] == person.seat), "a turn")
         before = last(person)
         played = moves_played(before)
-        person._send(play_message(before["match"]["legal"][0]))
+        person.send(play_message(before["match"]["legal"][0]))
         await until(
             lambda: showing(
                 lambda s: moves_played(s) == played + 2 and s["match"]["to_move"] == person.seat
             ),
             "the computer answered",
         )
-        person._send({"type": "take_back"})
+        person.send({"type": "take_back"})
         await until(
             lambda: showing(lambda s: (s["event"] or {}).get("kind") == "take_back"),
             "the take back shown everywhere",
@@ -755,7 +759,7 @@ def test_a_take_back_and_a_rematch_through_a_replica(site: Site) -> None:
         person.act(connection, last(person))
         await until(lambda: showing(lambda s: s["match"]["over"]), "the end", timeout=4 * TIMEOUT)
         playing.clear()
-        person._send({"type": "rematch"})
+        person.send({"type": "rematch"})
         await until(
             lambda: showing(lambda s: s["room"]["match_number"] == 2), "the rematch everywhere"
         )
