@@ -155,8 +155,8 @@ def test_an_expired_lease_goes_to_another_owner_with_a_greater_token(
     async def test() -> None:
         async with leases(redis_store, ("ana", SHORT), ("bo", LONG)) as (ana, bo):
             old = await ana.acquire(ROOM)
-            assert old == 1
-            assert await bo.acquire(ROOM) is None
+            assert old == 1  # (that bo cannot take it meanwhile is the test above: a short
+            # lease may run out, on a loaded machine, before bo would ask)
             await expired(bo, ROOM)  # ana stopped renewing (paused, or dead)
             new = await bo.acquire(ROOM)
             assert new is not None
