@@ -288,10 +288,18 @@ class Room:
         elif isinstance(message, HintRequest):
             self._ask_hint(connection, message)
         elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
-            if self.replica and self.hub.site is not None:
-                await self.hub.site.forward(self, connection.seat, message)
-            else:
+            site = self.hub.site
+            if self.replica and site is not None:
+                await site.forward(self, connection.seat, message)
+                return
+            try:
                 await self.act(connection.seat, message)
+            except Refusal as refusal:
+                # Lost to another process meanwhile (its fence moved on), nothing stored: the
+                # new owner acts on it instead.
+                if refusal.code != RESTARTING[0] or not self.replica or site is None:
+                    raise
+                await site.forward(self, connection.seat, message)
         else:  # pragma: no cover - the protocol's union is exhaustive
             raise Refusal("bad_message", f"unknown message {message!r}")
 
