@@ -3,7 +3,8 @@ computer player, over loopback, against one server or a site of several behind a
 
     python benchmarks/load.py --clients 500 --duration 60
     python benchmarks/load.py --processes 2 --clients 800
-    python benchmarks/load.py --compare 1,2 --clients 800 --think 1 --pace 0.5
+    python benchmarks/load.py --compare 1,2 --clients 300 --think 1 --pace 0.5
+    python benchmarks/load.py --compare 1:200,2:300 --think 1 --pace 0.5
 
 starts `escoba serve` (or uses --url), opens the rooms at --ramp rooms per second, lets each
 client play its seat with a think time, and after the ramp measures for --duration seconds:
@@ -24,9 +25,11 @@ unless ``--database`` (PostgreSQL only) and ``--redis`` name running ones; each 
 database of the private PostgreSQL and a Redis key prefix of its own. ``--compare 1,2`` runs 1
 process and then 2, one after the other on the same kind of site, and prints their figures
 side by side, with the CPU of HAProxy, PostgreSQL, Redis and of the load generator itself: on
-a machine of few cores they all share the cores with the servers. ``--processes 1`` without
-``--redis`` is one plain server as before (SQLite unless ``--database``; ``--postgres`` starts
-a private PostgreSQL for it, ``--balancer`` puts HAProxy in front).
+a machine of few cores they all share the cores with the servers (and with whatever else runs
+there: the CPU of other processes is shown too). ``--compare 1:200,2:300`` gives each run
+its own number of clients, to show how many each holds at a similar p99. ``--processes 1``
+without ``--redis`` is one plain server as before (SQLite unless ``--database``;
+``--postgres`` starts a private PostgreSQL for it, ``--balancer`` puts HAProxy in front).
 
 Every client comes from 127.0.0.1, so the started servers get limits per address (rooms,
 computer seats, connections) and in all large enough for them (``--limit NAME=VALUE`` adds or
@@ -73,6 +76,8 @@ class Tally:
     open_matches: int = 0
     finished: int = 0
     errors: list[str] = field(default_factory=list)
+    retries: int = 0
+    """Requests refused as ``restarting`` and sent again."""
 
 
 @dataclass
@@ -145,34 +150,60 @@ def percent_used(before: dict[int, float], after: dict[int, float], seconds: flo
     return round(100 * used / seconds, 1)
 
 
+REMATCH = json.dumps({"type": "rematch"})
+
+RETRY_SECONDS = 0.5
+"""How long a client waits to send again what was refused as ``restarting`` (a room whose
+owner is being replaced), as the web page does."""
+
+
+async def create_room(url: str, body: dict[str, Any], tally: Tally) -> dict[str, Any] | None:
+    """Open a room, again a moment later while the site is restarting; its ticket."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for _attempt in range(20):
+            reply = await http.post("/api/rooms", json=body)
+            if reply.status_code == 201:
+                ticket: dict[str, Any] = reply.json()
+                return ticket
+            if reply.status_code != 503:
+                break
+            tally.retries += 1
+            await asyncio.sleep(RETRY_SECONDS)
+    tally.errors.append(f"create: {reply.status_code} {reply.text[:200]}")
+    return None
+
+
 async def client(
     index: int, url: str, args: argparse.Namespace, tally: Tally, stop: asyncio.Event
 ) -> None:
     rng = random.Random(index)
     body = {"nickname": f"load{index}", "seats": ["person", args.level], "rules": args.rules}
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        reply = await http.post("/api/rooms", json=body)
-    if reply.status_code != 201:
-        tally.errors.append(f"create: {reply.status_code} {reply.text[:200]}")
+    ticket = await create_room(url, body, tally)
+    if ticket is None:
         return
-    ticket = reply.json()
     seat = ticket["seat"]
     address = url.replace("http", "ws", 1) + f"/ws/rooms/{ticket['room']}"
     async with websockets.connect(address, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": ticket["token"]}))
         tally.open_matches += 1
         sent_at: float | None = None
+        request = ""  # the last play or rematch sent: sent again if refused as restarting
         sent_card = ""
         turn: asyncio.Task[None] | None = None
 
         async def play_later(move: dict[str, Any]) -> None:
-            nonlocal sent_at, sent_card
+            nonlocal sent_at, sent_card, request
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
             sent_card = move["card"]
             sent_at = time.perf_counter()
-            await ws.send(
-                json.dumps({"type": "play", "card": move["card"], "captures": move["captures"]})
+            request = json.dumps(
+                {"type": "play", "card": move["card"], "captures": move["captures"]}
             )
+            await ws.send(request)
+
+        async def again_later(request: str) -> None:
+            await asyncio.sleep(RETRY_SECONDS)
+            await ws.send(request)
 
         try:
             while not stop.is_set():
@@ -183,7 +214,12 @@ async def client(
                 message = json.loads(raw)
                 kind = message["type"]
                 if kind == "error":
-                    tally.errors.append(f"{message['code']}: {message['message']}")
+                    if message["code"] == "restarting" and request:
+                        # The time until the move is acknowledged runs on: a player waits.
+                        tally.retries += 1
+                        turn = asyncio.create_task(again_later(request))
+                    else:
+                        tally.errors.append(f"{message['code']}: {message['message']}")
                     continue
                 if kind != "state":
                     continue
@@ -194,19 +230,25 @@ async def client(
                             tally.acks.append(time.perf_counter() - sent_at)
                             tally.person_moves += 1
                         sent_at = None
+                        request = ""
                     elif event["seat"] != seat and tally.measuring:
                         tally.computer_moves += 1
                 match = message["match"]
                 if match["over"]:
-                    tally.finished += 1
-                    await ws.send(json.dumps({"type": "rematch"}))
+                    if request != REMATCH:
+                        tally.finished += 1
+                        request = REMATCH
+                        await ws.send(request)
                 elif (
                     match["to_move"] == seat
                     and match["legal"]
                     and sent_at is None
                     and (turn is None or turn.done())
                 ):
+                    request = ""
                     turn = asyncio.create_task(play_later(rng.choice(match["legal"])))
+                else:
+                    request = "" if request == REMATCH else request
         finally:
             tally.open_matches -= 1
             if turn is not None:
@@ -300,6 +342,7 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         "ack_ms_max": round(acks[-1] * 1000, 1) if acks else None,
         "matches_finished": tally.finished,
         "errors": len(tally.errors),
+        "restarting_retries": tally.retries,
         "first_errors": tally.errors[:5],
         "servers": servers,
         "cpu_percent": cpu,
@@ -339,6 +382,7 @@ def show(results: list[dict[str, Any]]) -> None:
         ("ack max, ms", [each([result["ack_ms_max"]]) for result in results]),
         ("matches finished", [str(result["matches_finished"]) for result in results]),
         ("errors", [str(result["errors"]) for result in results]),
+        ("refused as restarting, sent again", [str(r["restarting_retries"]) for r in results]),
     ]
     if any(result["servers"] for result in results):
         rows += [
@@ -468,14 +512,21 @@ def measure(number: int, count: int, args: argparse.Namespace, site: Site) -> di
     return result
 
 
-def counts(text: str) -> list[int]:
-    try:
-        values = [int(part) for part in text.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: process counts such as 1,2") from None
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: each process count must be 1 or more")
-    return values
+def runs_given(text: str) -> list[tuple[int, int | None]]:
+    """``--compare``: process counts, each with its own number of clients or not
+    (``1,2`` or ``1:300,2:450``)."""
+    runs: list[tuple[int, int | None]] = []
+    for part in text.split(","):
+        count, _, clients = part.partition(":")
+        try:
+            runs.append((int(count), int(clients) if clients else None))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part!r}: a process count, or a count and clients (1,2 or 1:300,2:450)"
+            ) from None
+        if runs[-1][0] < 1 or (runs[-1][1] or 1) < 1:
+            raise argparse.ArgumentTypeError(f"{part!r}: counts of 1 or more")
+    return runs
 
 
 def main() -> None:
@@ -494,9 +545,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--compare",
-        type=counts,
-        metavar="N,M,...",
-        help="run each process count in turn, a site each, and show them side by side",
+        type=runs_given,
+        metavar="N[:CLIENTS],...",
+        help="run each process count in turn (with its own clients if given), a site each, "
+        "and show them side by side",
     )
     parser.add_argument(
         "--database", help="database URL for the started servers (a site's: PostgreSQL)"
@@ -529,7 +581,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
 
-    runs = args.compare or [args.processes]
+    runs = args.compare or [(args.processes, None)]
     many = bool(args.compare) or args.processes > 1 or args.redis is not None
     if args.processes < 1:
         parser.error("--processes: 1 or more")
@@ -555,8 +607,9 @@ def main() -> None:
                 redis_url = redis.url
             site = Site(folder, postgres, redis, redis_url)
             results = []
-            for number, count in enumerate(runs, start=1):
-                results.append(measure(number, count, args, site))
+            for number, (count, clients) in enumerate(runs, start=1):
+                given = argparse.Namespace(**{**vars(args), "clients": clients or args.clients})
+                results.append(measure(number, count, given, site))
     show(results)
     if args.gc_report:
         pauses = read_report(args.gc_report)
