@@ -69,6 +69,10 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 
+MIGRATION_LOCK: Final = 0x6573636F6261
+"""The PostgreSQL advisory lock that one process at a time holds to upgrade the schema."""
+
+
 class SeatTaken(Exception):  # noqa: N818 (a state of the room, not a failure)
     """The seat asked for is not a free person's seat (taken meanwhile, or a computer's)."""
 
@@ -293,6 +297,12 @@ class Storage:
                 _foreign_keys(connection, on=False)
             try:
                 with connection.begin():
+                    if connection.dialect.name == "postgresql":
+                        # Processes of one site started together upgrade one after another:
+                        # the others then find the schema upgraded (held until the commit).
+                        connection.exec_driver_sql(
+                            f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"
+                        )
                     config.attributes["connection"] = connection
                     command.upgrade(config, "head")
                     if sqlite:
