@@ -43,7 +43,7 @@ class TestRedis:
     prefix: str
 
 
-def _private_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def private_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     """Start a ``redis-server`` on a Unix socket in ``folder``: it and its URL."""
     socket = folder / "redis.sock"
     log = (folder / "redis.log").open("wb")
@@ -90,7 +90,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if REQUIRED:
             pytest.fail(f"every test must run here, but {missing}")
         pytest.skip(f"{missing} (apt-get install redis-server)")
-    process, url = _private_server(tmp_path_factory.mktemp("redis"))
+    process, url = private_server(tmp_path_factory.mktemp("redis"))
     try:
         yield url
     finally:

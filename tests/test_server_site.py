@@ -20,16 +20,27 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 from typer.testing import CliRunner
 
 from escoba import RULESETS, Game
 from escoba.cli import app as cli
+from escoba.server.app import create_app
 from escoba.server.cluster import Cluster, NoAnswer, Payload
 from escoba.server.storage import StaleFence, Storage
 from escoba.server.tables import MatchRow
-from redis_fixtures import TestRedis
-from server_helpers import database_url
+from redis_fixtures import TestRedis, private_server
+from server_helpers import (
+    TEST_LIMITS,
+    connect,
+    create_room,
+    database_url,
+    is_state,
+    join_room,
+    moves_played,
+    play_message,
+)
 
 _T = TypeVar("_T")
 
@@ -251,3 +262,84 @@ def test_processes_started_together_upgrade_the_schema_one_after_another(
         assert stored.game.record() == game.record()
     finally:
         store.close()
+
+
+def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two processes of one site (two apps here, on one database): while their Redis is
+    gone, a play through the process that does not own the room is refused as `restarting`
+    and the log says why; once a Redis is back (an empty one: a restart without
+    persistence), the rooms are read again, one process takes the room over under a
+    greater token, and the play goes through, shown to both people, stored once."""
+    folder = tmp_path / "redis"
+    folder.mkdir()
+    redis_server, url = private_server(folder)
+    database = database_url(tmp_path / "site.db")
+    migrated = Storage(database)
+    migrated.migrate()
+    migrated.close()
+    apps = [
+        create_app(database, pace=0.0, limits=TEST_LIMITS, redis_url=url, redis_prefix="t:")
+        for _ in range(2)
+    ]
+    try:
+        with TestClient(apps[0]) as owner, TestClient(apps[1]) as other:
+            ticket = create_room(owner, seats=["person", "person"])
+            room = ticket["room"]
+            guest = join_room(other, room, "Bea")
+            with connect(owner, room) as ana, connect(other, room) as bea:
+                ana.join(ticket["token"])
+                bea.join(guest["token"])
+                peers = {ana.seat: ana, bea.seat: bea}
+                for played in range(4):  # a few moves, whoever is to move, across processes
+                    mover = peers[ana.state_at(played)["match"]["to_move"]]
+                    state = mover.state_at(played)
+                    mover.send(play_message(state["match"]["legal"][0]))
+                    for peer in peers.values():
+                        assert peer.state_at(played + 1)["event"] is not None
+                redis_server.kill()
+                redis_server.wait()
+                caplog.clear()
+                if ana.state_at(4)["match"]["to_move"] == ana.seat:
+                    # Ana plays on the process that owns the room: stored and shown to her
+                    # (the other process cannot hear of it while Redis is gone).
+                    ana.send(play_message(ana.state_at(4)["match"]["legal"][0]))
+                    assert ana.state_at(5)["event"] is not None
+                stored = moves_played(ana.last_state() or {})
+                hand = bea.state_at(4)["match"]["hand"]
+                bea.send({"type": "play", "card": hand[0], "captures": []})
+                refusal = bea.until(lambda m: m["type"] == "error")
+                assert refusal["code"] == "restarting", refusal
+                assert "restarting" in refusal["message"]
+                assert any(
+                    record.levelname == "ERROR" and "Redis" in record.getMessage()
+                    for record in caplog.records
+                )
+                redis_server, _ = private_server(folder)  # back, empty
+                state = bea.until(
+                    lambda m: (
+                        is_state(m)
+                        and moves_played(m) == stored
+                        and m["match"]["to_move"] == bea.seat
+                    )
+                )
+                bea.send(play_message(state["match"]["legal"][0]))
+                shown = [peer.state_at(stored + 1)["match"]["history"] for peer in peers.values()]
+                assert shown[0] == shown[1]  # the same move, to both (one read it again)
+        store = Storage(database)
+        try:
+            back = store.room(room)
+            assert back is not None
+            assert moves_played_in(back.game) == stored + 1
+            fence = store.room_fence(room)
+            assert fence is not None and fence >= 2  # taken again, above the first owner's 1
+        finally:
+            store.close()
+    finally:
+        redis_server.kill()
+        redis_server.wait()
+
+
+def moves_played_in(game: Game) -> int:
+    return sum(len(hand["moves"]) for hand in game.record()["hands"])
