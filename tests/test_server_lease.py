@@ -149,6 +149,19 @@ def test_renewing_extends_the_lease(redis_store: TestRedis) -> None:
     run(test)
 
 
+def test_many_calls_at_once_share_one_client(redis_store: TestRedis) -> None:
+    """A loaded process has hundreds of calls to Redis in flight at once (every move is
+    published); redis-py's pool of 100 connections had refused the rest as "Too many
+    connections", which the rooms took for a Redis gone."""
+
+    async def test() -> None:
+        async with leases(redis_store, ("ana", LONG)) as (ana,):
+            tokens = await asyncio.gather(*(ana.acquire(f"room{n}") for n in range(500)))
+            assert all(token is not None for token in tokens)
+
+    run(test)
+
+
 def test_an_expired_lease_goes_to_another_owner_with_a_greater_token(
     redis_store: TestRedis,
 ) -> None:

@@ -34,6 +34,10 @@ __all__ = ["DEFAULT_PREFIX", "Lease", "Leases", "StoreUnavailable", "connect"]
 DEFAULT_PREFIX: Final = "escoba:"
 """The start of every key of ours, so that a Redis shared with others keeps them apart."""
 
+MAX_CONNECTIONS: Final = 10_000
+"""Connections to Redis one client may open, as many as Redis itself takes by default
+(``maxclients``): they are opened only while that many calls are in flight."""
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -48,7 +52,13 @@ def connect(url: str, *, timeout: float = 2.0) -> Redis:
     ``unix:///path/to/socket?db=0``) that gives up after ``timeout`` seconds: a lease is
     short, so an answer that comes later than that is worth nothing."""
     client: Redis = Redis.from_url(
-        url, socket_connect_timeout=timeout, socket_timeout=timeout, decode_responses=True
+        url,
+        socket_connect_timeout=timeout,
+        socket_timeout=timeout,
+        decode_responses=True,
+        # A loaded process has hundreds of calls in flight (every move is published):
+        # redis-py's default pool of 100 refuses the rest at once as "Too many connections".
+        max_connections=MAX_CONNECTIONS,
     )
     return client
 
