@@ -45,6 +45,7 @@ import json
 import os
 import random
 import secrets
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -512,6 +513,13 @@ def measure(number: int, count: int, args: argparse.Namespace, site: Site) -> di
     return result
 
 
+def keep_logs(run: Path, kept: Path) -> None:
+    """Copy a run's logs (``*.log``) out of the temporary folder."""
+    kept.mkdir(parents=True, exist_ok=True)
+    for log in run.glob("*.log"):
+        shutil.copy(log, kept / log.name)
+
+
 def runs_given(text: str) -> list[tuple[int, int | None]]:
     """``--compare``: process counts, each with its own number of clients or not
     (``1,2`` or ``1:300,2:450``)."""
@@ -579,6 +587,9 @@ def main() -> None:
         help="with --gc-report: gc.freeze() this often in the server (0: never)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--logs", type=Path, help="keep the servers' and HAProxy's logs in this folder"
+    )
     args = parser.parse_args()
 
     runs = args.compare or [(args.processes, None)]
@@ -609,7 +620,11 @@ def main() -> None:
             results = []
             for number, (count, clients) in enumerate(runs, start=1):
                 given = argparse.Namespace(**{**vars(args), "clients": clients or args.clients})
-                results.append(measure(number, count, given, site))
+                try:
+                    results.append(measure(number, count, given, site))
+                finally:
+                    if args.logs:
+                        keep_logs(folder / f"run{number}", args.logs / f"run{number}")
     show(results)
     if args.gc_report:
         pauses = read_report(args.gc_report)
