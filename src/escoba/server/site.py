@@ -136,11 +136,9 @@ class Site:
         return token
 
     async def tell(self, room: Room, event: Payload) -> None:
-        """Tell the other processes of a room event. A
-        Redis out of reach is said in the log; the replicas find what they missed by the
-        moves' numbers, or read every room again once Redis is back."""
-        if self.cluster is None:
-            return
+        """Tell the other processes of a room event. A Redis out of reach is said in the log;
+        the replicas find what they missed by the moves' numbers, or read every room again
+        once Redis is back."""
         try:
             await self.cluster.publish(room.id, event)
         except StoreUnavailable as error:
@@ -158,8 +156,6 @@ class Site:
     def share_presence(self, room: Room) -> None:
         """Tell the other processes which seats this one has connections for, the latest
         only, one change at a time per room."""
-        if self.cluster is None:
-            return
         room.presence_changed = True
         if room.id not in self._presence:
             task = asyncio.get_running_loop().create_task(self._share_presence(room))
