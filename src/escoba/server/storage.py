@@ -498,29 +498,49 @@ class Storage:
     def _check_fences(connection: Connection, fenced: Collection[tuple[int, int]]) -> None:
         """Lock the rooms of the (match, fence) pairs, or raise :class:`StaleFence` for those
         whose room's fence is not that."""
-        stale: list[int] = []
-        # In match order: every writer locks rooms in one order, so no two deadlock.
-        for match_id, fence in sorted(fenced):
-            room = select(MatchRow.room_id).where(MatchRow.id == match_id).scalar_subquery()
-            # A write that changes nothing, for the row lock it takes (PostgreSQL; SQLite's
+        if not fenced:
+            return
+        matches = {match_id for match_id, _ in fenced}
+        rooms = (
+            select(MatchRow.id, MatchRow.room_id, RoomRow.fence)
+            .join(RoomRow, RoomRow.id == MatchRow.room_id)
+            .where(MatchRow.id.in_(sorted(matches)))
+        )
+        if connection.dialect.name == "postgresql":
+            # One round trip for the whole batch: the rows locked in room order (every writer
+            # locks in one order, so no two deadlock) until the commit.
+            found = {
+                row.id: (row.room_id, row.fence)
+                for row in connection.execute(
+                    rooms.order_by(RoomRow.id).with_for_update(of=RoomRow)
+                )
+            }
+            stale = sorted(
+                match_id
+                for match_id, fence in fenced
+                if match_id not in found or found[match_id][1] != fence
+            )
+        else:
+            stale = []
+            # In match order, a write that changes nothing for the lock it takes (SQLite's
             # first write takes the whole database's): the check holds until the commit.
-            held = connection.execute(
-                update(RoomRow)
-                .where(RoomRow.id == room, RoomRow.fence == fence)
-                .values(fence=RoomRow.fence)
-            ).rowcount
-            if held != 1:
-                stale.append(match_id)
+            for match_id, fence in sorted(fenced):
+                room = select(MatchRow.room_id).where(MatchRow.id == match_id).scalar_subquery()
+                held = connection.execute(
+                    update(RoomRow)
+                    .where(RoomRow.id == room, RoomRow.fence == fence)
+                    .values(fence=RoomRow.fence)
+                ).rowcount
+                if held != 1:
+                    stale.append(match_id)
+            if not stale:
+                return
+            found = {
+                row.id: (row.room_id, row.fence)
+                for row in connection.execute(rooms.where(MatchRow.id.in_(stale)))
+            }
         if not stale:
             return
-        found = {
-            row.id: (row.room_id, row.fence)
-            for row in connection.execute(
-                select(MatchRow.id, MatchRow.room_id, RoomRow.fence)
-                .join(RoomRow, RoomRow.id == MatchRow.room_id)
-                .where(MatchRow.id.in_(stale))
-            )
-        }
         given = dict(fenced)
         said = [
             f"match {match_id} of room {found[match_id][0]}: its fence is "
