@@ -164,10 +164,37 @@ class Room:
         return self.session.game
 
     def reload(self, stored: StoredRoom) -> None:
-        """Take the room as stored: its seats and its latest match."""
-        self.seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
-        self.match_number = stored.match.number
-        self.play_on(session_of(stored.game, self.seats, stored.match.seed), stored.match.id)
+        """Take the room as stored: its seats and its latest match. The moves stored beyond
+        those held, in the same match, are followed one by one, so that every connection is
+        shown each as a move (a room read again, or taken over); anything else is taken as
+        it is and shown as a new position."""
+        self.take_seats(stored.seats)
+        if not self._catch_up(stored):
+            self.seats = [
+                SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats
+            ]
+            self.match_number = stored.match.number
+            self.play_on(session_of(stored.game, self.seats, stored.match.seed), stored.match.id)
+        else:
+            self.play_on(self.session, self.match_id)  # the hands stored, counted again
+        self.broadcast()
+
+    def _catch_up(self, stored: StoredRoom) -> bool:
+        if stored.match.id != self.match_id:
+            return False
+        played = [text for hand in stored.game.record()["hands"] for text in hand["moves"]]
+        if len(played) < self.moves_stored:
+            return False
+        for number in range(self.moves_stored, len(played)):
+            text = played[number]
+            event: dict[str, Any] = (
+                {"kind": "take_back", "count": 1}
+                if text == TAKE_BACK
+                else {"kind": "move", "move": text}
+            )
+            if not self.follow({**event, "match": self.match_id, "number": number}):
+                return False
+        return True
 
     def take_seats(self, rows: Sequence[SeatRow]) -> None:
         """The seats' nicknames and tokens as stored (people join through any process)."""

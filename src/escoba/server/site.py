@@ -292,7 +292,6 @@ class Site:
                 if stored is not None and room.replica:
                     room.reload(stored)
                     followed = all(room.follow(event) for event in held)
-                    room.broadcast()
         finally:
             room.held_back = None
         if not followed:
@@ -318,14 +317,14 @@ class Site:
             room.fence = token
             room.replica = False
             log.info("room %s: taken over (fencing token %d)", room.id, token)
-            room.broadcast()
         await self.tell(room, {"kind": "match"})  # the other replicas read it again
         room.wake_computers()
         return True
 
     async def _upkeep(self) -> None:
         """Every second: beat this process's heart, renew its rooms' leases (giving up those
-        lost) and take over the rooms it follows whose owner is gone."""
+        lost), hand the rooms whose players are all on other processes over to them, and
+        take over the rooms whose owner is gone that have players here."""
         while True:
             await asyncio.sleep(UPKEEP_SECONDS)
             try:
@@ -339,7 +338,16 @@ class Site:
                     room = self.hub.rooms.get(room_id)
                     if room is not None:
                         self.lost(room)
-                followed = [room_id for room_id, room in self.hub.rooms.items() if room.replica]
+                for room in list(self.hub.rooms.values()):
+                    if self._elsewhere(room) and not room.lock.locked():
+                        await self._hand_over(room)
+                # A room followed by nobody here is left to the processes its players are on
+                # (or to the next that loads it), so that a room is not taken back and forth.
+                followed = [
+                    room_id
+                    for room_id, room in self.hub.rooms.items()
+                    if room.replica and room.connections
+                ]
                 for room_id, lease in (await self.cluster.holders(followed)).items():
                     room = self.hub.rooms.get(room_id)
                     if lease is None and room is not None:
@@ -355,3 +363,26 @@ class Site:
 
     async def _take_over_quietly(self, room: Room) -> None:
         await self.take_over(room)  # not now: the next upkeep tries again
+
+    @staticmethod
+    def _elsewhere(room: Room) -> bool:
+        """An owned room whose players are all connected to other processes."""
+        return (
+            room.fence is not None
+            and not room.replica
+            and not room.connections
+            and bool(room.remote_online)
+        )
+
+    async def _hand_over(self, room: Room) -> None:
+        """Give up a room whose players are all on other processes: one of them takes it over
+        at its next upkeep, and their moves are no longer sent here and back. This process
+        follows it meanwhile (its computers stop; a move being stored finishes first)."""
+        async with room.lock:
+            token = room.fence
+            if not self._elsewhere(room) or token is None:
+                return
+            room.fence = None
+            room.replica = True
+            await self.cluster.release(room.id, token)
+        log.info("room %s: handed over to a process its players are connected to", room.id)
