@@ -118,6 +118,11 @@ def test_a_changed_file_is_a_new_version(tmp_path: Path) -> None:
     assert worker_config(service_worker(web, locale, pages))["version"] != second["version"]
 
 
+ACTIVE_WORKER = """async () => {
+  const registration = await navigator.serviceWorker.getRegistration();
+  return registration?.active?.state === "activated";
+}"""
+
 # Whether the worker's copies hold the lessons (the browser's own HTTP cache may too, briefly).
 KEPT_LESSONS = """async () => {
   for (const name of await caches.keys()) {
@@ -148,6 +153,12 @@ def test_pages_open_without_the_server_and_say_so(context: Any, tmp_path: Path) 
         row.click()
         page.get_by_test_id("replay-step").wait_for(timeout=TIMEOUT)
         page.goto(server.url + "/")
+        # The worker installs in the background, keeping every page file first (slow on a
+        # loaded machine): wait until it is active, and load the page again under it if it
+        # became active too late to take this page.
+        page.wait_for_function(ACTIVE_WORKER, timeout=3 * TIMEOUT, polling=250)
+        if not page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            page.reload()
         page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=TIMEOUT)
         expect(page.get_by_test_id("offline-banner")).to_be_hidden()
         expect(page.get_by_test_id("create-room")).to_be_enabled()
