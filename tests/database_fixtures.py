@@ -165,9 +165,10 @@ def current() -> Databases:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if os.environ.get(POSTGRES_VARIABLE) and metafunc.definition.path.name.startswith(SERVER_TESTS):
-        metafunc.parametrize(
-            "database_backend", ["sqlite", "postgresql"], indirect=True, scope="module"
-        )
+        # A module of tests that only a database server can run (several processes on one
+        # database) names its backends: ``DATABASE_BACKENDS = ("postgresql",)``.
+        backends = getattr(metafunc.module, "DATABASE_BACKENDS", ("sqlite", "postgresql"))
+        metafunc.parametrize("database_backend", list(backends), indirect=True, scope="module")
 
 
 @pytest.fixture(scope="session")

@@ -60,6 +60,8 @@ from server_helpers import (
 from test_server_crash import move_of, stored_moves
 from test_server_leaks import Position, check_hint, check_state, recorded_positions, state_of
 
+DATABASE_BACKENDS = ("postgresql",)
+"""Several processes share a database server, never an SQLite file."""
 PACE = 0.05
 """Seconds before each computer move (``--pace``)."""
 THINK = 0.04
@@ -695,11 +697,17 @@ def test_matches_spread_over_three_processes(site: Site) -> None:
 
 
 async def holders(site: Site, rooms: list[str]) -> dict[str, Lease | None]:
-    """Who holds each room's lease now."""
+    """Who holds each room's lease, once every room is held: a room handed over to the
+    process its players are connected to is held by nobody for a moment."""
     redis = connect(site.redis.url)
     try:
         reader = Leases(redis, "test-reader", 1, prefix=site.redis.prefix)
-        return {room: await reader.holder(room) for room in rooms}
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while True:
+            held = {room: await reader.holder(room) for room in rooms}
+            if all(held.values()) or asyncio.get_running_loop().time() > deadline:
+                return held
+            await asyncio.sleep(0.1)
     finally:
         await redis.aclose()
 
@@ -959,3 +967,44 @@ def test_a_process_killed_mid_match_loses_nothing(site: Site) -> None:
     for room in rooms:
         for client in room.clients:
             assert client.dropped == [], f"{client.name} was dropped by {client.dropped}"
+
+
+def test_processes_started_together_upgrade_the_schema_one_after_another(tmp_path: Path) -> None:
+    """The processes of a site started at one moment on an empty PostgreSQL database all
+    start: one creates the schema, the others wait and find it made (SQLite, the other
+    backend, is one process's file)."""
+    if not os.environ.get(POSTGRES_VARIABLE):
+        missing = f"several processes need PostgreSQL, and {POSTGRES_VARIABLE} is not set"
+        if REQUIRED:
+            pytest.fail(f"every test must run here, but {missing}")
+        pytest.skip(missing)
+    url = database_url(tmp_path / "together.db")
+    at = time.time() + 4.0  # every process imported and connected by then
+    upgrade = (
+        "import sys, time\n"
+        "from escoba.server.storage import Storage\n"
+        "store = Storage(sys.argv[1])\n"
+        "store.engine.connect().close()\n"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "store.migrate()\n"
+    )
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", upgrade, url, str(at)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(3)
+    ]
+    for process in processes:
+        output, _ = process.communicate(timeout=60)
+        assert process.returncode == 0, output.decode()
+    store = Storage(url)
+    try:
+        game = Game(RULESETS["escoba"], 2, seed=3)
+        store.create_room("room1", game, [None, "easy"], seed=3)
+        stored = store.room("room1")
+        assert stored is not None
+        assert stored.game.record() == game.record()
+    finally:
+        store.close()

@@ -11,9 +11,6 @@ Whole sites of real processes, with a process killed mid-match, are in
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -222,46 +219,6 @@ def test_serve_refuses_a_site_on_sqlite_and_a_redis_out_of_reach(
     )
     assert result.exit_code != 0
     assert "--redis-prefix" in result.output
-
-
-def test_processes_started_together_upgrade_the_schema_one_after_another(
-    tmp_path: Path, database_backend: str
-) -> None:
-    """The processes of a site started at one moment on an empty PostgreSQL database all
-    start: one creates the schema, the others wait and find it made (SQLite, the other
-    backend, is one process's file)."""
-    if database_backend != "postgresql":
-        pytest.skip("a site of several processes is on PostgreSQL")
-    url = database_url(tmp_path / "together.db")
-    at = time.time() + 4.0  # every process imported and connected by then
-    upgrade = (
-        "import sys, time\n"
-        "from escoba.server.storage import Storage\n"
-        "store = Storage(sys.argv[1])\n"
-        "store.engine.connect().close()\n"
-        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
-        "store.migrate()\n"
-    )
-    processes = [
-        subprocess.Popen(
-            [sys.executable, "-c", upgrade, url, str(at)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-        )
-        for _ in range(3)
-    ]
-    for process in processes:
-        output, _ = process.communicate(timeout=60)
-        assert process.returncode == 0, output.decode()
-    store = Storage(url)
-    try:
-        game = Game(RULESETS["escoba"], 2, seed=3)
-        store.create_room("room1", game, [None, "easy"], seed=3)
-        stored = store.room("room1")
-        assert stored is not None
-        assert stored.game.record() == game.record()
-    finally:
-        store.close()
 
 
 def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
