@@ -38,6 +38,26 @@ def _said(log: Path) -> str:
     return log.read_text(errors="replace")[-2000:] if log.exists() else ""
 
 
+class _Foreground:
+    """A service run as a child process of ours, stopped when its ``with`` block ends."""
+
+    process: subprocess.Popen[bytes] | None = None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.process is not None:
+            _stop(self.process)
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+
 class Postgres:
     """A PostgreSQL cluster of our own on 127.0.0.1, trusting local connections (it lives
     as long as the benchmark, in its temporary folder); each run gets a new database."""
@@ -118,7 +138,7 @@ def _version(initdb: Path) -> tuple[int, ...]:
     return tuple(int(part) for part in initdb.parts[-3].split(".") if part.isdigit())
 
 
-class Redis:
+class Redis(_Foreground):
     """A redis-server of our own on a Unix socket, keeping nothing on disk."""
 
     def __init__(self, folder: Path) -> None:
@@ -129,7 +149,6 @@ class Redis:
         self.socket = self.folder / "redis.sock"
         self.log = self.folder / "redis.log"
         self.url = f"unix://{self.socket}?db=0"
-        self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Redis:
         with self.log.open("wb") as log:
@@ -158,20 +177,6 @@ class Redis:
                 _stop(self.process)
                 raise SystemExit("redis-server did not answer within 10 seconds")
             time.sleep(0.05)
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self.process is not None:
-            _stop(self.process)
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
 
 
 HAPROXY_CONFIG = """\
@@ -218,7 +223,7 @@ def haproxy_config(port: int, backends: list[int], stats: Path, maxconn: int) ->
     return HAPROXY_CONFIG.format(port=port, maxconn=maxconn, stats=stats, servers=servers)
 
 
-class Balancer:
+class Balancer(_Foreground):
     """HAProxy in front of the servers, in the foreground, its configuration in the
     folder; ready once every server passes its health check."""
 
@@ -234,7 +239,6 @@ class Balancer:
         self.config.write_text(haproxy_config(self.port, backends, self.stats, maxconn))
         self.log = folder / "haproxy.log"
         self.backends = len(backends)
-        self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Balancer:
         checked = subprocess.run(
@@ -275,17 +279,3 @@ class Balancer:
         rows = [dict(zip(columns, line.split(","), strict=False)) for line in lines[1:] if line]
         servers = [row for row in rows if row.get("svname", "").startswith("escoba")]
         return len(servers) == self.backends and all(row["status"] == "UP" for row in servers)
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        if self.process is not None:
-            _stop(self.process)
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
