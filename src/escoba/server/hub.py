@@ -23,11 +23,7 @@ from .cluster import Cluster
 from .computers import Thinkers
 from .limits import DEFAULT_LIMITS, Limits
 from .nicknames import NicknameError, clean_nickname
-from .protocol import (
-    CreateRoom,
-    JoinRoom,
-    SeatTicket,
-)
+from .protocol import CreateRoom, JoinRoom, SeatTicket
 from .rooms import Refusal, Room, SeatState, rules_of, session_of
 from .site import Site
 from .storage import SeatTaken, Storage, StorageUnavailable, hash_token

@@ -168,15 +168,12 @@ class Room:
         those held, in the same match, are followed one by one, so that every connection is
         shown each as a move (a room read again, or taken over); anything else is taken as
         it is and shown as a new position."""
-        self.take_seats(stored.seats)
-        if not self._catch_up(stored):
-            self.seats = [
-                SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats
-            ]
+        self.take_seats(stored.seats)  # a room's seats and their kinds never change
+        if self._catch_up(stored):
+            self.play_on(self.session, self.match_id)  # the hands stored, counted again
+        else:
             self.match_number = stored.match.number
             self.play_on(session_of(stored.game, self.seats, stored.match.seed), stored.match.id)
-        else:
-            self.play_on(self.session, self.match_id)  # the hands stored, counted again
         self.broadcast()
 
     def _catch_up(self, stored: StoredRoom) -> bool:
@@ -469,8 +466,7 @@ class Room:
             previous = without_last_move(game, played.hand_number)
             self.play_on(session_of(previous, self.seats, self.session.seed), self.match_id)
             if isinstance(error, StaleFence):
-                self.hub.lost(self)
-                raise Refusal(*RESTARTING) from None
+                raise self._lost() from None
             raise Refusal(
                 "storage_failed", "the move could not be stored; try again", 503
             ) from None
@@ -481,6 +477,12 @@ class Room:
             {"kind": "move", "match": self.match_id, "number": number, "move": str(played.move)},
         )
         self.broadcast(event_view(played.event), played.hand_ended)
+
+    def _lost(self) -> Refusal:
+        """The room's fence moved on to another process's token and nothing was stored:
+        follow that owner from now on; the refusal to raise."""
+        self.hub.lost(self)
+        return Refusal(*RESTARTING)
 
     def takes_back(self, seat: int) -> bool:
         """Whether ``seat`` may take back moves: every other seat is a computer's."""
@@ -522,8 +524,7 @@ class Room:
                 log.warning("room %s: a take back could not be stored (%s)", self.id, error)
                 self.play_on(session_of(before, self.seats, self.session.seed), self.match_id)
                 if isinstance(error, StaleFence):
-                    self.hub.lost(self)
-                    raise Refusal(*RESTARTING) from None
+                    raise self._lost() from None
                 raise Refusal(
                     "storage_failed", "the take back could not be stored; try again", 503
                 ) from None
@@ -620,8 +621,7 @@ class Room:
                     fence=self.fence,
                 )
             except StaleFence:
-                self.hub.lost(self)
-                raise Refusal(*RESTARTING) from None
+                raise self._lost() from None
             self.play_on(session_of(game, self.seats, seed), match.id)
             self.match_number += 1
             await self.hub.tell(self, {"kind": "match"})
