@@ -167,17 +167,22 @@ def game_with_deck(
 # -- an independent reference of the move rules (RULES.md "A move") ------------------------
 
 
-def reference_captures(played: Card, table: Iterable[Card], capture: str) -> set[frozenset[Card]]:
+def reference_captures(
+    played: Card, table: Iterable[Card], capture: str, ace_takes_all: bool = False
+) -> set[frozenset[Card]]:
     """Every set of table cards ``played`` may take, by brute force over subsets.
 
     sum15: a non-empty set whose values plus the card's make 15. match: one card of equal value
-    if there is any (single-card priority), else two or more cards summing to the card's value.
+    if there is any (single-card priority), else two or more cards summing to the card's value;
+    with ``ace_takes_all`` (asso piglia tutto) an ace with no ace on the table takes it all.
     """
     cards_on_table = sorted(table, key=lambda c: c.index)
     if capture == "match":
         same = [c for c in cards_on_table if c.value == played.value]
         if same:
             return {frozenset([c]) for c in same}
+        if ace_takes_all and played.value == 1:
+            return {frozenset(cards_on_table)} if cards_on_table else set()
         target, smallest = played.value, 2
     else:
         target, smallest = 15 - played.value, 1
@@ -205,7 +210,7 @@ def reference_legal_moves(hand: Iterable[Card], table: Iterable[Card], rules: Ru
     table = tuple(table)
     legal: set[Move] = set()
     for played in hand:
-        sets = reference_captures(played, table, rules.capture)
+        sets = reference_captures(played, table, rules.capture, rules.ace_takes_all)
         legal.update(Move(played, taken) for taken in sets)
         if not sets or not rules.forced_capture:
             legal.add(Move(played))
@@ -377,9 +382,14 @@ def match_should_end(totals: Sequence[int], rules: RuleSet) -> int | None:
     return None
 
 
-def table_of_deal(deck: Sequence[str], players: int) -> frozenset[Card]:
-    """The four face-up cards a deck order deals."""
-    return frozenset(Card.parse(t) for t in deck[3 * players : 3 * players + 4])
+def table_of_deal(
+    deck: Sequence[str], players: int, rules: RuleSet | None = None
+) -> frozenset[Card]:
+    """The face-up cards a deck order deals: those after each seat's first hand (3 cards
+    and 4 on the table unless ``rules`` say otherwise)."""
+    hand_cards, table_cards = (3, 4) if rules is None else (rules.hand_cards, rules.table_cards)
+    first = hand_cards * players
+    return frozenset(Card.parse(t) for t in deck[first : first + table_cards])
 
 
 def audit_finished_hand(game: Game, number: int) -> None:
@@ -400,11 +410,11 @@ def audit_finished_hand(game: Game, number: int) -> None:
     redeals = [e for e in events if isinstance(e, Redeal)]
     assert len(redeals) == len(deals) - 1
     for thrown, event in zip(deals, redeals, strict=False):
-        table_cards = table_of_deal(thrown, n)
+        table_cards = table_of_deal(thrown, n, rules)
         assert rules.kings_redeal
         assert set(event.table) == table_cards
         assert sum(c.value == 10 for c in table_cards) >= 3
-    table = set(table_of_deal(deals[-1], n))
+    table = set(table_of_deal(deals[-1], n, rules))
     if rules.kings_redeal:
         assert sum(c.value == 10 for c in table) < 3
     sides = len(game.sides)
@@ -426,7 +436,7 @@ def audit_finished_hand(game: Game, number: int) -> None:
     else:
         assert not initial
     plays = [e for e in events if isinstance(e, Play)]
-    assert len(plays) == 36
+    assert len(plays) == rules.plays_per_hand
     for i, play in enumerate(plays):
         assert play.seat == (result.dealer + 1 + i) % n
         side = game.side_of(play.seat)
@@ -435,7 +445,16 @@ def audit_finished_hand(game: Game, number: int) -> None:
             table -= play.captures
             piles[side] |= play.captures | {play.card}
             last = play.seat
-            swept = not table and (i < 35 or rules.last_play_sweep_counts)
+            swept = (
+                not table
+                and (i < rules.plays_per_hand - 1 or rules.last_play_sweep_counts)
+                # asso piglia tutto: an ace taking the table (holding no ace) sweeps nothing
+                and not (
+                    rules.ace_takes_all
+                    and play.card.value == 1
+                    and all(c.value != 1 for c in play.captures)
+                )
+            )
             sweeps[side] += swept
             assert play.sweep == swept, f"play {i + 1} {play.move}: sweep flag"
         else:

@@ -22,7 +22,9 @@ SUIT_MASK: Final[tuple[int, ...]] = tuple(((1 << 10) - 1) << (10 * s) for s in r
 COINS_MASK: Final = SUIT_MASK[0]
 SEVENS_MASK: Final = VALUE_MASK[7]
 KINGS_MASK: Final = VALUE_MASK[10]
+ACES_MASK: Final = VALUE_MASK[1]
 SEVEN_OF_COINS: Final = 1 << 6
+KING_OF_COINS: Final = 1 << 9
 FULL_DECK: Final = (1 << 40) - 1
 
 

@@ -95,13 +95,17 @@ def mask_of_indices(chosen: Iterable[int]) -> int:
     return mask
 
 
-def capture_masks(card: int, table: int, sig: int, match: bool) -> list[int]:
+def capture_masks(
+    card: int, table: int, sig: int, match: bool, ace_takes_all: bool = False
+) -> list[int]:
     """Every set of table cards (as a mask) that card index ``card`` may take."""
     value = VALUE[card]
     if match:
         if sig >> SIG_SHIFT[value] & 7:
             # Single-card priority: a card of equal value must be taken, alone.
             return [1 << i for i in indices(table & VALUE_MASK[value])]
+        if ace_takes_all and value == 1:
+            return [table] if table else []
         target = value
     else:
         target = 15 - value
@@ -114,7 +118,14 @@ def capture_masks(card: int, table: int, sig: int, match: bool) -> list[int]:
     return out
 
 
-def legal_keys(hand: list[int], table: int, sig: int, match: bool, forced: bool) -> list[int]:
+def legal_keys(
+    hand: list[int],
+    table: int,
+    sig: int,
+    match: bool,
+    forced: bool,
+    ace_takes_all: bool = False,
+) -> list[int]:
     """The legal moves of a hand as keys (card index | capture mask << 6).
 
     The one place where legality is decided; inlined for speed, since it runs on every turn
@@ -133,6 +144,13 @@ def legal_keys(hand: list[int], table: int, sig: int, match: bool, forced: bool)
             # Single-card priority: a card of equal value must be taken, alone.
             for i in indices(table & VALUE_MASK[value]):
                 append(card | 1 << (i + 6))
+            if not forced:
+                append(card)
+            continue
+        if ace_takes_all and value == 1:
+            # Asso piglia tutto: no ace on the table (that was the case above), so the ace
+            # takes everything there.
+            append(card | table << 6)
             if not forced:
                 append(card)
             continue
@@ -172,6 +190,12 @@ def captures(card: Card, table: Iterable[Card], rules: RuleSet) -> list[frozense
         raise InvalidCardError("the table holds the same card twice")
     if table_mask & card.bit:
         raise InvalidCardError(f"the played card {card} is also on the table")
-    masks = capture_masks(card.index, table_mask, signature(table_mask), rules.capture == "match")
+    masks = capture_masks(
+        card.index,
+        table_mask,
+        signature(table_mask),
+        rules.capture == "match",
+        rules.ace_takes_all,
+    )
     masks.sort(key=indices)
     return [frozenset(cards_of_mask(m)) for m in masks]

@@ -74,6 +74,8 @@ _CATEGORY_KEYS: Final[Mapping[str, str]] = {
     "seven_of_coins": message_key("cheat.category.seven_of_coins"),
     "sevens": message_key("cheat.category.sevens"),
     "all_sevens": message_key("cheat.category.all_sevens"),
+    "re_bello": message_key("cheat.category.re_bello"),
+    "napola": message_key("cheat.category.napola"),
     "sweeps": message_key("cheat.category.sweeps"),
 }
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._bits import (
     _SIG_OF,
+    ACES_MASK,
     KINGS_MASK,
     SIG,
     VALUE,
@@ -35,16 +36,16 @@ if TYPE_CHECKING:
     from .records import MatchRecord, OnMove
 
 __all__ = ["Game"]
-PLAYS_PER_HAND: Final = 36  # 40 cards less the 4 first table cards, whatever the seat count
+PLAYS_PER_HAND: Final = 36  # with the usual 4 first table cards (see RuleSet.plays_per_hand)
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
 _TAKEN_BACK: Final = -1  # a take back among a hand's recorded moves
-_DEALS: Final = tuple(Deal(number) for number in range(PLAYS_PER_HAND // 6 + 2))
+_DEALS: Final = tuple(Deal(number) for number in range(41))
 # Each seat's plays by log entry (a move key with its sweep flag): the events are values, so
 # a match hands out the same ones again. Past _PLAYS_KEPT a seat's memo starts again.
 _PLAYS: Final[tuple[dict[int, Play], ...]] = ({}, {}, {}, {})
 _PLAYS_KEPT: Final = 1 << 15
-_DEALT: dict[int, Play] = {}  # (entry << 2 | seat) << 4 | round -> that play, then the deal
+_DEALT: dict[int, Play] = {}  # (entry << 2 | seat) << 6 | round -> that play, then the deal
 _OPENING: Final = (_DEALS[1],)  # how most hands open: one deal
 
 Deck = tuple[int, ...]
@@ -185,6 +186,7 @@ class Game:
             raise RulesError(f"partnerships: must be true or false, got {partnerships!r}")
         if partnerships and players != 4:
             raise RulesError(f"partnerships: need 4 players, got {players}")
+        rules.deals_per_hand(players)  # the deck must share out evenly
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise RulesError(f"seed: must be a whole number or a string, got {seed!r}")
         self._setup(rules, players, partnerships, seed, None, None)
@@ -210,6 +212,10 @@ class Game:
         self._next_seat = tuple((seat + 1) % players for seat in range(players))
         self._match = rules.capture == "match"
         self._forced = rules.forced_capture
+        self._ace_takes_all = rules.ace_takes_all
+        self._plays_per_hand = rules.plays_per_hand
+        self._round = rules.hand_cards * players  # cards dealt to the seats at a time
+        self._table_cards = rules.table_cards
         self._recorded = recorded
         self.first_dealer = self._draw_for_dealer() if first_dealer is None else first_dealer
         self._dealer = self.first_dealer
@@ -264,7 +270,7 @@ class Game:
             deck = self._deck_for(len(log.deals))
             log.deals.append(deck)
             table = 0
-            for card in deck[3 * n : 3 * n + 4]:
+            for card in deck[self._round : self._round + self._table_cards]:
                 table |= 1 << card
         recorded = self._recorded
         if (
@@ -280,7 +286,7 @@ class Game:
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._stock_pos = 0
         self._deal_round()
-        self._stock_pos += 4
+        self._stock_pos += self._table_cards
         self._piles = [0] * len(self.sides)
         self._sweeps = [0] * len(self.sides)
         self._last_capturer = -1
@@ -302,9 +308,10 @@ class Game:
         n = self.players
         pos = self._stock_pos
         deck = self._deck
+        size = self.rules.hand_cards
         for i in range(1, n + 1):
-            self._hands[(self._dealer + i) % n] = sorted(deck[pos : pos + 3])
-            pos += 3
+            self._hands[(self._dealer + i) % n] = sorted(deck[pos : pos + size])
+            pos += size
         self._stock_pos = pos
 
     def _apply(self, key: int) -> Play:
@@ -322,8 +329,14 @@ class Game:
             side = self._side_of[seat]
             self._piles[side] |= taken | 1 << card
             self._last_capturer = seat
-            if not table and (
-                len(self._log) < PLAYS_PER_HAND - 1 or self.rules.last_play_sweep_counts
+            if (
+                not table
+                and (
+                    len(self._log) < self._plays_per_hand - 1
+                    or self.rules.last_play_sweep_counts
+                )
+                # An ace that takes all under asso piglia tutto makes no sweep.
+                and not (self._ace_takes_all and VALUE[card] == 1 and not taken & ACES_MASK)
             ):
                 self._sweeps[side] += 1
                 key |= _SWEEP
@@ -338,11 +351,11 @@ class Game:
         if hand or seat != self._dealer:
             self._to_move = self._next_seat[seat]
             return play
-        if len(log) < PLAYS_PER_HAND:
+        if len(log) < self._plays_per_hand:
             self._deal_round()
             self._to_move = self._next_seat[seat]
-            deal = _DEALS[len(log) // (3 * self.players) + 1]
-            dealt = ((key << 2 | seat) << 4) | deal.round
+            deal = _DEALS[len(log) // self._round + 1]
+            dealt = ((key << 2 | seat) << 6) | deal.round
             return _DEALT.get(dealt) or _dealt(dealt, play, deal)
         result = self._end_hand()
         if self._winner is not None:
@@ -393,7 +406,12 @@ class Game:
                 keys = self._keys = []
             else:
                 keys = self._keys = legal_keys(
-                    self._hands[self._to_move], self._table, self._sig, self._match, self._forced
+                    self._hands[self._to_move],
+                    self._table,
+                    self._sig,
+                    self._match,
+                    self._forced,
+                    self._ace_takes_all,
                 )
         return keys
 
@@ -420,7 +438,12 @@ class Game:
             if self._to_move < 0:
                 return []
             keys = self._keys = legal_keys(
-                self._hands[self._to_move], self._table, self._sig, self._match, self._forced
+                self._hands[self._to_move],
+                self._table,
+                self._sig,
+                self._match,
+                self._forced,
+                self._ace_takes_all,
             )
         return list(map(INTERNED.__getitem__, keys))
 
@@ -460,8 +483,8 @@ class Game:
         n = self.players
         number = len(plays) + 1  # the hand's move being taken back, counted from 1
         seat = (log.dealer + number) % n
-        if number % (3 * n) == 0:  # it emptied the last hand: the round it dealt goes back
-            self._stock_pos -= 3 * n
+        if number % self._round == 0:  # it emptied the last hand: the round it dealt goes back
+            self._stock_pos -= self._round
             self._hands = [[] for _ in range(n)]
         card = entry & 63
         insort(self._hands[seat], card)
@@ -501,13 +524,17 @@ class Game:
             return f"{move}: {names} {'is' if missing.bit_count() == 1 else 'are'} not on the table"
         options = [
             str(Move.of_key(card.index | m << 6))
-            for m in capture_masks(card.index, self._table, self._sig, self._match)
+            for m in capture_masks(
+                card.index, self._table, self._sig, self._match, self._ace_takes_all
+            )
         ]
         if not move.is_capture:
             return f"{move}: {card} can take cards, so it must (forced capture): " + ", ".join(
                 options
             )
-        if self._match:
+        if self._ace_takes_all and card.value == 1:
+            rule = "an ace takes an ace on the table, or else the whole table"
+        elif self._match:
             rule = "in Scopa a card takes one card of equal value, or else cards summing to it"
         else:
             rule = "the played card and the taken cards must sum to exactly 15"
@@ -598,8 +625,9 @@ class Game:
         log = self._hand_logs[hand_number]
         n = self.players
         events: list[Event] = []
+        first_table = slice(self._round, self._round + self._table_cards)
         for deck in log.deals[:-1]:
-            events.append(Redeal(tuple(DECK[c] for c in sorted(deck[3 * n : 3 * n + 4]))))
+            events.append(Redeal(tuple(DECK[c] for c in sorted(deck[first_table]))))
         events.append(Deal(1))
         if log.initial_sweeps:
             events.append(InitialSweep(log.dealer, card_set(log.initial_table), log.initial_sweeps))
@@ -610,8 +638,8 @@ class Game:
                 if entry >= 64
                 else _DROPS[seat][entry]
             )
-            if i % (3 * n) == 0 and i < PLAYS_PER_HAND:
-                events.append(Deal(i // (3 * n) + 1))
+            if i % self._round == 0 and i < self._plays_per_hand:
+                events.append(Deal(i // self._round + 1))
         return tuple(events)
 
     def observation(self, seat: int) -> Observation:

@@ -14,7 +14,7 @@ from typing import Any, Final, TypedDict
 
 from .cards import DECK, Card
 from .errors import IllegalMoveError, InvalidCardError, InvalidMoveError, RecordError, RulesError
-from .game import PLAYS_PER_HAND, Deck, Game
+from .game import Deck, Game
 from .moves import Move
 from .observation import Play, TakeBack
 from .rules import RuleSet, preset_name
@@ -134,6 +134,10 @@ def parse_record(record: Mapping[str, Any]) -> RecordedMatch:
         raise RecordError(f"players: must be 2, 3 or 4, got {players!r}")
     if partnerships and players != 4:
         raise RecordError("partnerships: need 4 players")
+    try:
+        rules.deals_per_hand(players)
+    except RulesError as error:
+        raise RecordError(f"rules: {error}") from None
     if not 0 <= first_dealer < players:
         raise RecordError(f"first_dealer: must be a seat 0 to {players - 1}")
     hands = _field(record, "hands", list)
@@ -206,7 +210,8 @@ def replay_moves(game: Game, recorded: RecordedMatch, on_move: OnMove | None = N
                 on_move(game, event)
         if number < hands and game.hand_number == number - 1 and not game.is_over():
             raise RecordError(
-                f"hand {number}: {len(hand_moves)} moves recorded, a hand has {PLAYS_PER_HAND}"
+                f"hand {number}: {len(hand_moves)} moves recorded, a hand has "
+                f"{game.rules.plays_per_hand}"
             )
 
 

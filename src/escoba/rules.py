@@ -16,6 +16,7 @@ __all__ = [
     "MAX_ALL_SEVENS_BONUS",
     "MAX_TARGET_SCORE",
     "MAX_WIN_BY",
+    "PRESET_SEATING",
     "RULESETS",
     "SEVENS_MODES",
     "CaptureMode",
@@ -37,6 +38,9 @@ BOOL_OPTIONS: Final[tuple[str, ...]] = (
     "primiera_needs_all_suits",
     "all_coins_two",
     "big_wins",
+    "ace_takes_all",
+    "re_bello",
+    "napola",
 )
 
 # Upper bounds, so that every rule set makes a match that ends in reasonable time. A hand
@@ -48,6 +52,8 @@ MAX_WIN_BY: Final = 100
 MAX_ALL_SEVENS_BONUS: Final = 10
 
 INT_OPTIONS: Final[Mapping[str, tuple[int, int]]] = {
+    "hand_cards": (1, 10),
+    "table_cards": (0, 4),
     "all_sevens_bonus": (0, MAX_ALL_SEVENS_BONUS),
     "target_score": (1, MAX_TARGET_SCORE),
     "win_by": (1, MAX_WIN_BY),
@@ -67,6 +73,10 @@ class RuleSet:
 
     capture: CaptureMode = "sum15"
     """How a card takes: ``sum15`` (Escoba, Escova) or ``match`` (Scopa)."""
+    hand_cards: int = 3
+    """Cards dealt to each seat at a time: 3, or all at once in Scopone (10, or 9)."""
+    table_cards: int = 4
+    """Cards dealt face up to the table as a hand begins: 4, or none in Scopone scientifico."""
     forced_capture: bool = True
     """A card that can take must take; if false it may also be dropped."""
     last_play_sweep_counts: bool = True
@@ -86,6 +96,14 @@ class RuleSet:
     big_wins: bool = False
     """30+ cards against fewer than 10 for every other side score 2; all coins score 2;
     all four sevens add 1."""
+    ace_takes_all: bool = False
+    """Asso piglia tutto: an ace takes the whole table (not a sweep), unless an ace lies there
+    (then it takes that ace) or the table is empty (then it is dropped)."""
+    re_bello: bool = False
+    """The king of coins scores 1."""
+    napola: bool = False
+    """The ace, 2 and 3 of coins score 3, and 1 more for each coin in an unbroken run after
+    them (4, 5, 6, ...)."""
     target_score: int = 21
     """Points that end the match."""
     win_by: int = 1
@@ -121,11 +139,44 @@ class RuleSet:
                 "initial_table_sweeps: only makes sense with capture='sum15' "
                 "(the first four table cards summing to 15 or 30)"
             )
+        if self.table_cards not in (0, 4):
+            raise RulesError(f"table_cards: must be 0 or 4, got {_shown(self.table_cards)}")
+        if self.table_cards == 0 and (self.initial_table_sweeps or self.kings_redeal):
+            name = "initial_table_sweeps" if self.initial_table_sweeps else "kings_redeal"
+            raise RulesError(
+                f"{name}: only makes sense with table_cards=4 (a rule about the first four "
+                "table cards), not table_cards=0"
+            )
+        if self.ace_takes_all and self.capture != "match":
+            raise RulesError(
+                "ace_takes_all: only makes sense with capture='match' (Scopa and Scopone)"
+            )
         if self.primiera_needs_all_suits and self.sevens != "primiera":
             raise RulesError(
                 f"primiera_needs_all_suits: only makes sense with sevens='primiera', "
                 f"not sevens={self.sevens!r}"
             )
+
+    @property
+    def plays_per_hand(self) -> int:
+        """Cards played in a hand: the 40 less the first table cards."""
+        return 40 - self.table_cards
+
+    def deals_per_hand(self, players: int) -> int:
+        """How many times each seat is dealt in a hand with this many players; a deck that
+        does not share out evenly raises ``RulesError``.
+
+        >>> RULESETS["escoba"].deals_per_hand(4), RULESETS["scopone-scientifico"].deals_per_hand(4)
+        (3, 1)
+        """
+        each_deal = self.hand_cards * players
+        if self.plays_per_hand % each_deal:
+            raise RulesError(
+                f"hand_cards: {self.hand_cards} cards to each of {players} players "
+                f"({each_deal} a deal) do not share out the {self.plays_per_hand} cards "
+                f"left after the {self.table_cards} table cards"
+            )
+        return self.plays_per_hand // each_deal
 
     def replace(self, **changes: Any) -> RuleSet:
         """A validated copy with some options changed; unknown options raise ``RulesError``."""
@@ -175,8 +226,33 @@ RULESETS: Final[Mapping[str, RuleSet]] = {
         target_score=11,
     ),
     "escova": RuleSet(sevens="none", all_coins_two=True, target_score=31),
+    "scopone-scientifico": RuleSet(
+        capture="match",
+        hand_cards=10,
+        table_cards=0,
+        last_play_sweep_counts=False,
+        initial_table_sweeps=False,
+        sevens="primiera",
+        target_score=21,
+    ),
+    "scopone-classico": RuleSet(
+        capture="match",
+        hand_cards=9,
+        last_play_sweep_counts=False,
+        initial_table_sweeps=False,
+        kings_redeal=True,
+        sevens="primiera",
+        target_score=11,
+    ),
 }
-"""The six presets of the specification, by name."""
+"""The presets by name: the six of the specification and the two Scopone."""
+
+PRESET_SEATING: Final[Mapping[str, tuple[int, bool]]] = {
+    "scopone-scientifico": (4, True),
+    "scopone-classico": (4, True),
+}
+"""How a preset is usually seated, (players, partnerships), where it is not 2 alone: Scopone
+is a game for two partnerships of two."""
 
 
 def preset_name(rules: RuleSet) -> str | None:

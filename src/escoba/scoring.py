@@ -1,4 +1,5 @@
-"""Scoring a hand: most cards, most coins, the seven of coins, the sevens category, sweeps.
+"""Scoring a hand: most cards, most coins, the seven of coins, the sevens category, sweeps,
+and where the rules say so the king of coins (re bello) and the run of coins (napola).
 
 A tie at the top of a category gives nobody the point, with any number of sides.
 """
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final
 
-from ._bits import COINS_MASK, SEVEN_OF_COINS, SEVENS_MASK
+from ._bits import COINS_MASK, KING_OF_COINS, SEVEN_OF_COINS, SEVENS_MASK
 from .cards import Card, mask_of
 from .errors import InvalidCardError, InvalidScoreError, RulesError
 from .rules import RuleSet
@@ -18,6 +19,8 @@ from .rules import RuleSet
 __all__ = [
     "CATEGORIES",
     "HandScore",
+    "categories_in_play",
+    "coin_run",
     "match_winner",
     "primiera",
     "score_counts",
@@ -32,9 +35,38 @@ CATEGORIES: Final[tuple[str, ...]] = (
     "seven_of_coins",
     "sevens",
     "all_sevens",
+    "re_bello",
+    "napola",
     "sweeps",
 )
-"""The scoring categories, in score-pad order."""
+"""The scoring categories, in score-pad order (see :func:`categories_in_play`)."""
+
+
+def categories_in_play(rules: RuleSet) -> tuple[str, ...]:
+    """The categories that can score under ``rules``, in score-pad order: the rest are
+    always 0 (the sevens category with ``sevens="none"``, the bonus for all four sevens
+    without it, re bello and napola unless the rules play them)."""
+    left_out = set()
+    if rules.sevens == "none":
+        left_out.add("sevens")
+    if not rules.all_sevens_bonus and not rules.big_wins:
+        left_out.add("all_sevens")
+    if not rules.re_bello:
+        left_out.add("re_bello")
+    if not rules.napola:
+        left_out.add("napola")
+    return tuple(category for category in CATEGORIES if category not in left_out)
+
+
+def coin_run(pile: int) -> int:
+    """How many coins from the ace up a pile holds unbroken (A, 2, 3, ... of coins)."""
+    coins = pile & COINS_MASK
+    return ((coins ^ (coins + 1)) >> 1).bit_length()
+
+
+def napola_points(run: int) -> int:
+    """Napola for a run of coins from the ace: 3 for A-2-3, one more for each coin after."""
+    return run if run >= 3 else 0
 
 # Rank indices 0..9 are A 2 3 4 5 6 7 J Q K.
 _SETENTA_RANK: Final = (6, 2, 3, 4, 5, 7, 8, 1, 1, 1)  # 7 > 6 > A > 5 > 4 > 3 > 2 > faces
@@ -102,6 +134,8 @@ def score_counts(
     all_sevens: Sequence[bool],
     sweeps: Sequence[int],
     rules: RuleSet,
+    king_of_coins: Sequence[bool] | None = None,
+    coin_runs: Sequence[int] | None = None,
 ) -> tuple[tuple[int, ...], dict[str, tuple[int, ...]]]:
     """Score a hand from what each side took, counted: the one place the categories are decided
     (inputs are trusted; :func:`score_masks` and the score pad both come here).
@@ -109,7 +143,9 @@ def score_counts(
     One value per side: ``cards`` and ``coins`` taken, whether it took the seven of coins,
     its standing in the sevens category (a setenta key, a primiera with -1 for "may not win",
     or a number of sevens: compared as the rule set's category compares; ignored with
-    ``sevens="none"``), whether it took all four sevens, and its sweeps.
+    ``sevens="none"``), whether it took all four sevens, and its sweeps; and for re bello
+    and napola, whether it took the king of coins and its run of coins from the ace (both
+    may be left out when the rules do not play them).
     """
     n = len(cards)
     card_points = _top(cards, 1, n)
@@ -135,6 +171,12 @@ def score_counts(
         "seven_of_coins": tuple([1 if held else 0 for held in seven_of_coins]),
         "sevens": tuple(seven_points),
         "all_sevens": tuple([bonus if held else 0 for held in all_sevens]),
+        "re_bello": tuple(
+            [1 if rules.re_bello and held else 0 for held in king_of_coins or [False] * n]
+        ),
+        "napola": tuple(
+            [napola_points(run) if rules.napola else 0 for run in coin_runs or [0] * n]
+        ),
         "sweeps": tuple(sweeps),
     }
     return tuple(map(sum, zip(*breakdown.values(), strict=True))), breakdown
@@ -162,6 +204,8 @@ def score_masks(
         [p & SEVENS_MASK == SEVENS_MASK for p in piles],
         sweeps,
         rules,
+        [bool(p & KING_OF_COINS) for p in piles],
+        [coin_run(p) for p in piles],
     )
 
 
