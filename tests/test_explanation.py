@@ -78,14 +78,25 @@ def result_of(
 # --- the explanation's comparisons give the result's breakdown ----------------------------------
 
 
+def shares_out(rules: RuleSet, players: int) -> bool:
+    try:
+        rules.deals_per_hand(players)
+    except RulesError:
+        return False
+    return True
+
+
 @st.composite
 def finished_hands(draw: st.DrawFn) -> tuple[HandResult, RuleSet, Game]:
-    """The first hand of a match of any preset, 2, 3 or 4 players (4 in partnerships or not),
-    played with random legal moves."""
+    """The first hand of a match of any preset, with or without re bello and napola, 2, 3 or
+    4 players (those the deck shares out among; 4 in partnerships or not), played with random
+    legal moves."""
     rules = RULESETS[draw(st.sampled_from(sorted(RULESETS)))]
     if draw(st.booleans()):
         rules = rules.replace(big_wins=draw(st.booleans()), all_coins_two=draw(st.booleans()))
-    players = draw(st.sampled_from([2, 3, 4]))
+    if draw(st.booleans()):
+        rules = rules.replace(re_bello=draw(st.booleans()), napola=draw(st.booleans()))
+    players = draw(st.sampled_from([n for n in (2, 3, 4) if shares_out(rules, n)]))
     partnerships = players == 4 and draw(st.booleans())
     seed = draw(st.integers(0, 2**32))
     game = Game(rules, players=players, partnerships=partnerships, seed=seed)
@@ -162,6 +173,21 @@ def test_the_explanation_reproduces_every_category(
     bonus = max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
     assert result.breakdown["all_sevens"] == tuple(bonus * s.all_sevens for s in sides)
     assert result.breakdown["sweeps"] == tuple(s.sweeps for s in sides) == result.sweeps
+    # Re bello: the side that took the king of coins; napola: a run of coins from the ace,
+    # 3 points for A-2-3 and one more for each coin after.
+    assert why.king_of_coins_side is not None and (why.re_bello, why.napola) == (
+        rules.re_bello,
+        rules.napola,
+    )
+    assert result.breakdown["re_bello"] == tuple(
+        int(rules.re_bello and s.side == why.king_of_coins_side) for s in sides
+    )
+    for tally in sides:
+        coin_ranks = {c.value for c in tally.pile if c.suit.value == "d"}
+        run = next(n for n in range(11) if n + 1 not in coin_ranks)
+        assert tally.coin_run == run
+        points = run if rules.napola and run >= 3 else 0
+        assert result.breakdown["napola"][tally.side] == points
     # RULES.md, A hand, step 5: the leftovers went to the last capturer's side.
     assert set(why.leftovers) == result.leftovers
     assert why.last_capturer == result.last_capturer

@@ -3,7 +3,8 @@
 :func:`explain_hand` turns a finished hand's :class:`~escoba.scoring.HandResult` into the
 numbers and cards a player compares at the table (RULES.md, "Scoring a hand"): cards and
 coins taken, the seven of coins, the sevens taken, each suit's best card for setenta or
-primiera, sweeps, and the leftovers that went to the last capturer. The comparisons are
+primiera, sweeps, the king of coins (re bello) and the run of coins from the ace (napola) where
+the rules score them, and the leftovers that went to the last capturer. The comparisons are
 :mod:`escoba.scoring`'s own (its setenta key and primiera), and the explanation is checked
 against the result's breakdown, so the two can never disagree.
 """
@@ -18,7 +19,7 @@ from typing import Final
 from .cards import Card, Rank, Suit, mask_of
 from .errors import InvalidScoreError, RulesError
 from .rules import RuleSet, SevensMode
-from .scoring import CATEGORIES, HandResult, primiera, score_counts, setenta_key
+from .scoring import CATEGORIES, HandResult, coin_run, primiera, score_counts, setenta_key
 
 __all__ = ["HandExplanation", "SideTally", "explain_hand"]
 
@@ -26,6 +27,7 @@ SUITS: Final[tuple[Suit, ...]] = (Suit.COINS, Suit.CUPS, Suit.SWORDS, Suit.CLUBS
 """The suits in canonical order, the order of :attr:`SideTally.best`."""
 
 _SEVEN_OF_COINS: Final = Card(Rank.SEVEN, Suit.COINS)
+_KING_OF_COINS: Final = Card(Rank.KING, Suit.COINS)
 
 Standing = int | tuple[int, ...] | None
 """A side's value in the sevens category, as the rule set compares it (see SideTally)."""
@@ -69,6 +71,11 @@ class SideTally:
     """Its value in the hand's sevens category: the setenta key (``ranking``), the number of
     sevens (``sevens``), the primiera or -1 when a suit is missing and the rule set needs all
     four (``primiera``), None (``none``)."""
+    king_of_coins: bool = False
+    """Whether it took the king of coins (re bello)."""
+    coin_run: int = 0
+    """How many coins from the ace up it took unbroken: 3 for A-2-3, 4 for A-2-3-4... (napola
+    scores a run of 3 or more)."""
 
     @property
     def complete(self) -> bool:
@@ -122,11 +129,20 @@ class HandExplanation:
     """Each side's points for the hand."""
     breakdown: Mapping[str, tuple[int, ...]]
     """Points per category (``escoba.CATEGORIES``), one number per side: the result's own."""
+    re_bello: bool = False
+    """Whether the king of coins scores (re bello)."""
+    napola: bool = False
+    """Whether a run of coins from the ace scores (napola)."""
 
     @property
     def seven_of_coins_side(self) -> int | None:
         """The side that took the seven of coins (None only in a hand nobody captured in)."""
         return next((s.side for s in self.sides if s.seven_of_coins), None)
+
+    @property
+    def king_of_coins_side(self) -> int | None:
+        """The side that took the king of coins (None only in a hand nobody captured in)."""
+        return next((s.side for s in self.sides if s.king_of_coins), None)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # The breakdown is a read-only view, which does not pickle: it travels as a dict.
@@ -141,6 +157,8 @@ class HandExplanation:
                 self.last_capturer_side,
                 self.points,
                 dict(self.breakdown),
+                self.re_bello,
+                self.napola,
             ),
         )
 
@@ -154,6 +172,8 @@ def _explanation(
     last_capturer_side: int | None,
     points: tuple[int, ...],
     breakdown: dict[str, tuple[int, ...]],
+    re_bello: bool = False,
+    napola: bool = False,
 ) -> HandExplanation:
     return HandExplanation(
         sevens_mode,
@@ -164,6 +184,8 @@ def _explanation(
         last_capturer_side,
         points,
         MappingProxyType(breakdown),
+        re_bello,
+        napola,
     )
 
 
@@ -197,6 +219,8 @@ def _tally(side: int, pile: frozenset[Card], sweeps: int, rules: RuleSet) -> Sid
         primiera=primiera(mask),
         sweeps=sweeps,
         standing=standing,
+        king_of_coins=_KING_OF_COINS in pile,
+        coin_run=coin_run(mask),
     )
 
 
@@ -238,6 +262,8 @@ def explain_hand(result: HandResult, rules: RuleSet) -> HandExplanation:
         [s.all_sevens for s in sides],
         [s.sweeps for s in sides],
         rules,
+        [s.king_of_coins for s in sides],
+        [s.coin_run for s in sides],
     )
     if points != result.points or breakdown != dict(result.breakdown):
         raise InvalidScoreError(
@@ -254,4 +280,6 @@ def explain_hand(result: HandResult, rules: RuleSet) -> HandExplanation:
         last_capturer_side=None if last is None else last % len(sides),
         points=result.points,
         breakdown=MappingProxyType({name: result.breakdown[name] for name in CATEGORIES}),
+        re_bello=rules.re_bello,
+        napola=rules.napola,
     )

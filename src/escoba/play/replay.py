@@ -16,7 +16,7 @@ from ..explanation import explain_hand
 from ..game import Game
 from ..observation import Deal, Event, Play, TakeBack
 from ..records import TAKE_BACK
-from ..rules import preset_name
+from ..rules import RuleSet, preset_name
 from .render import Words
 from .session import SESSION_FORMAT, Session, SessionError
 
@@ -42,13 +42,19 @@ def load(text: str) -> tuple[Game, Sequence[str | None], int | None, DeckStyle, 
     return game, [None] * game.players, None, "french", "en"
 
 
-def _dealt(deck: Sequence[str], players: int, dealer: int, round_: int) -> dict[int, list[Card]]:
-    """The cards each seat got in deal ``round_`` (1 is the deal that opens the hand)."""
-    start = 0 if round_ == 1 else 3 * players + 4 + (round_ - 2) * 3 * players
+def _dealt(
+    deck: Sequence[str], rules: RuleSet, players: int, dealer: int, round_: int
+) -> dict[int, list[Card]]:
+    """The cards each seat got in deal ``round_`` (1 is the deal that opens the hand): the
+    seats' cards of the first deal, the table's after them, then the further deals."""
+    size = rules.hand_cards
+    each_deal = size * players
+    start = 0 if round_ == 1 else each_deal + rules.table_cards + (round_ - 2) * each_deal
     dealt: dict[int, list[Card]] = {}
     for k in range(players):
         seat = (dealer + 1 + k) % players
-        dealt[seat] = [Card.parse(t) for t in deck[start + 3 * k : start + 3 * k + 3]]
+        first = start + size * k
+        dealt[seat] = [Card.parse(t) for t in deck[first : first + size]]
     return dealt
 
 
@@ -98,13 +104,14 @@ def replay_lines(game: Game, words: Words) -> Iterator[str]:
                 yield "  " + taken
                 continue
             if isinstance(event, Deal):
-                dealt = _dealt(deck, game.players, dealer, event.round)
+                dealt = _dealt(deck, game.rules, game.players, dealer, event.round)
                 hands = "; ".join(
                     f"{w.seat(seat)}: {w.cards(dealt[seat])}" for seat in range(game.players)
                 )
                 yield w.text("replay.hands", hands=hands)
-                if event.round == 1:
-                    table = [Card.parse(t) for t in deck[3 * game.players : 3 * game.players + 4]]
+                if event.round == 1 and game.rules.table_cards:
+                    first = game.rules.hand_cards * game.players
+                    table = [Card.parse(t) for t in deck[first : first + game.rules.table_cards]]
                     yield w.text("replay.table", cards=w.cards(table))
                 continue
             line = w.event(event)

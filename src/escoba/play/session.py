@@ -15,7 +15,7 @@ from typing import Any, Final, cast
 from ..ai import LEVELS, make_player
 from ..cards import DECK_STYLES, DeckStyle
 from ..errors import EscobaError, RecordError
-from ..game import PLAYS_PER_HAND, Game
+from ..game import Game
 from ..messages import LANGUAGES
 from ..moves import Move
 from ..observation import Observation, Play, TakeBack
@@ -238,7 +238,7 @@ class Session:
 
     def _player_seed(self, seat: int) -> int:
         game = self.game
-        played = game.hand_number * PLAYS_PER_HAND + sum(
+        played = game.hand_number * game.rules.plays_per_hand + sum(
             isinstance(event, Play) for event in game.history()
         )
         return (self.seed * 1_000_003 + played * 7 + seat) & 0x7FFFFFFF
