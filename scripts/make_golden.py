@@ -51,6 +51,23 @@ CASES: dict[str, dict[str, Any]] = {
         "seed": 0,
         "hands": 1,
     },
+    "scopone-scientifico-4p": {
+        "preset": "scopone-scientifico",
+        "players": 4,
+        "partnerships": True,
+        "seed": 1,
+        "hands": 1,
+    },
+    # The regional options together; seed 7 has an ace take the table, a napola of 6 and
+    # re bello in its first hand.
+    "scopone-classico-regional": {
+        "preset": "scopone-classico",
+        "options": {"ace_takes_all": True, "re_bello": True, "napola": True},
+        "players": 4,
+        "partnerships": True,
+        "seed": 7,
+        "hands": 1,
+    },
 }
 
 
@@ -123,7 +140,7 @@ def observation_json(obs: Observation) -> dict[str, Any]:
 def playthrough(name: str) -> dict[str, Any]:
     """Play a case's match (its first hands) and note every step."""
     case = CASES[name]
-    rules = RULESETS[case["preset"]]
+    rules = RULESETS[case["preset"]].replace(**case.get("options", {}))
     game = Game(rules, case["players"], case["partnerships"], seed=case["seed"])
     chooser = random.Random(case["seed"])
     steps: list[dict[str, Any]] = []

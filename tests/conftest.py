@@ -77,12 +77,15 @@ def build_deck(
     table: str = "",
     rounds: Sequence[Mapping[int, str]] = (),
     rest: str = "",
+    hand_cards: int = 3,
+    table_cards: int = 4,
 ) -> list[str]:
     """A deck order (40 card texts) that deals the given cards.
 
-    ``hands`` maps a seat to its three cards of the first deal, ``table`` gives the four face-up
-    cards, ``rounds`` the seats' cards of later deals. Unnamed places are filled with the cards
-    of ``rest`` first, then with the unused cards in canonical order.
+    ``hands`` maps a seat to its cards of the first deal (``hand_cards`` each: 3, or 10 or 9
+    in Scopone), ``table`` gives the face-up cards (``table_cards``), ``rounds`` the seats'
+    cards of later deals. Unnamed places are filled with the cards of ``rest`` first, then
+    with the unused cards in canonical order.
     """
     slots: list[Card | None] = [None] * 40
     order = [(dealer + i) % players for i in range(1, players + 1)]
@@ -93,16 +96,17 @@ def build_deck(
             raise ValueError(f"{text!r}: need {size} cards")
         slots[position : position + size] = list(chosen)
 
+    size = hand_cards
     for k, seat in enumerate(order):
         if hands and seat in hands:
-            put(3 * k, hands[seat], 3)
+            put(size * k, hands[seat], size)
     if table:
-        put(3 * players, table, 4)
+        put(size * players, table, table_cards)
     for r, later in enumerate(rounds, start=1):
-        base = 3 * players + 4 + (r - 1) * 3 * players
+        base = size * players + table_cards + (r - 1) * size * players
         for k, seat in enumerate(order):
             if seat in later:
-                put(base + 3 * k, later[seat], 3)
+                put(base + size * k, later[seat], size)
     named = [c for c in slots if c is not None]
     if len(set(named)) != len(named):
         raise ValueError("a card is named twice")

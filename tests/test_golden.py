@@ -123,7 +123,7 @@ def test_golden_playthrough_follows_the_rules(name: str) -> None:
     the seat after the dealer leads."""
     data = load(name)
     case = data["case"]
-    rules = RULESETS[case["preset"]]
+    rules = RULESETS[case["preset"]].replace(**case.get("options", {}))
     players = case["players"]
     steps = data["steps"]
     assert len(steps) > 36
@@ -170,5 +170,6 @@ def test_golden_playthrough_follows_the_rules(name: str) -> None:
             played = f"play {step['to_move']} {step['move']}"
             assert added and added[0] in (played, played + " sweep"), f"step {i}: {added}"
             dealt = after["stock_size"] < first["stock_size"]
-            expected_deal = [f"deal {(40 - 4 - after['stock_size']) // (3 * players)}"]
+            dealt_cards = rules.plays_per_hand - after["stock_size"]
+            expected_deal = [f"deal {dealt_cards // (rules.hand_cards * players)}"]
             assert added[1:] == (expected_deal if dealt else []), f"step {i}: {added}"

@@ -1,5 +1,6 @@
-"""Property tests over random matches of every preset (and valid option changes), with 2, 3
-and 4 players and partnerships: card accounting, legality of every offered move, acceptance
+"""Property tests over random matches of every preset (and valid option changes, the Scopone
+deals and the regional options among them), with 2, 3 and 4 players and partnerships (those the
+deck shares out among): card accounting, legality of every offered move, acceptance
 of every offered move, the 220 arithmetic of the sum-15 games, totals, match end, replay and
 hidden information."""
 
@@ -9,7 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import (
@@ -43,6 +44,11 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "big_wins": st.booleans(),
     "target_score": st.integers(1, 12),
     "win_by": st.integers(1, 3),
+    "hand_cards": st.sampled_from([3, 9, 10]),
+    "table_cards": st.sampled_from([0, 4]),
+    "ace_takes_all": st.booleans(),
+    "re_bello": st.booleans(),
+    "napola": st.booleans(),
 }
 
 
@@ -55,8 +61,12 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
         merged = rules.to_dict() | changes
         if merged["capture"] == "match":
             changes["initial_table_sweeps"] = False
+        else:
+            changes["ace_takes_all"] = False
         if merged["sevens"] != "primiera":
             changes["primiera_needs_all_suits"] = False
+        if merged["table_cards"] == 0:
+            changes["initial_table_sweeps"] = changes["kings_redeal"] = False
         rules = rules.replace(**changes)
     return rules
 
@@ -72,6 +82,8 @@ seeds = st.integers(0, 2**32)
 
 def new_game(rules: RuleSet, seating: tuple[int, bool], seed: int) -> Game:
     players, partnerships = seating
+    # Only seatings the deck shares out among (Scopone's 10 cards each: not 3 players).
+    assume(rules.plays_per_hand % (rules.hand_cards * players) == 0)
     return Game(rules, players, partnerships, seed=seed)
 
 
@@ -106,11 +118,13 @@ def assert_move_follows_the_rules(
         elif same:
             assert len(chosen.captures) == 1, f"{chosen}: single-card priority"
             assert next(iter(chosen.captures)) in same, f"{chosen}: single-card priority"
+        elif rules.ace_takes_all and chosen.card.value == 1:
+            assert chosen.captures == set(table), f"{chosen}: asso piglia tutto takes all"
         else:
             assert len(chosen.captures) >= 2, f"{chosen}: takes one card of another value"
             assert taken == chosen.card.value, f"{chosen}: does not sum to the card"
     elif rules.forced_capture:
-        can_take = reference_captures(chosen.card, table, rules.capture)
+        can_take = reference_captures(chosen.card, table, rules.capture, rules.ace_takes_all)
         assert not can_take, f"{chosen}: dropped a card that can take {can_take}"
 
 
@@ -192,7 +206,7 @@ def test_sum15_table_ends_every_hand_on_10_25_40_or_55(
     test_game.test_sum15_end_table_can_exceed_55, where it ends on 85). So the property
     checked is the arithmetic one; 10, 25, 40, 55 are only the usual values.
     """
-    rules = rules.replace(capture="sum15")
+    rules = rules.replace(capture="sum15", ace_takes_all=False)
     game = new_game(rules, seating, seed)
     rng = random.Random(seed)
     while not game.is_over() and len(game.results) < 8:

@@ -1,6 +1,7 @@
-"""Rule sets: the six presets, option validation, combinations, round trips.
+"""Rule sets: the eight presets, option validation, combinations, round trips.
 
-Spec: RULES.md, "Rule set options (field names of `RuleSet`)" and "Presets".
+Spec: RULES.md, "Rule set options (field names of `RuleSet`)" and "Presets"; for the two
+Scopone presets and the regional options, docs/rules.md, "Scopone" and "Regional options".
 """
 
 from __future__ import annotations
@@ -28,9 +29,17 @@ ESCOBA: dict[str, Any] = {
     "big_wins": False,
     "target_score": 21,
     "win_by": 1,
+    # docs/rules.md: the deal (3 cards at a time, 4 on the table) and the regional options,
+    # all off.
+    "hand_cards": 3,
+    "table_cards": 4,
+    "ace_takes_all": False,
+    "re_bello": False,
+    "napola": False,
 }
 
-# RULES.md, "Presets": what each preset changes against `escoba`.
+# RULES.md, "Presets": what each preset changes against `escoba`; docs/rules.md, "Scopone", for
+# the two Scopone presets (Scopa's rules, the whole deck dealt at the start).
 PRESET_CHANGES: dict[str, dict[str, Any]] = {
     "escoba": {},
     "escoba-fournier": {"sevens": "sevens"},
@@ -45,6 +54,23 @@ PRESET_CHANGES: dict[str, dict[str, Any]] = {
         "target_score": 11,
     },
     "escova": {"sevens": "none", "all_coins_two": True, "target_score": 31},
+    "scopone-scientifico": {
+        "capture": "match",
+        "hand_cards": 10,
+        "table_cards": 0,
+        "last_play_sweep_counts": False,
+        "initial_table_sweeps": False,
+        "sevens": "primiera",  # target 21, as escoba's
+    },
+    "scopone-classico": {
+        "capture": "match",
+        "hand_cards": 9,
+        "last_play_sweep_counts": False,
+        "initial_table_sweeps": False,
+        "kings_redeal": True,
+        "sevens": "primiera",
+        "target_score": 11,
+    },
 }
 
 # The values each option may take (a sample for the integers).
@@ -61,6 +87,11 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "big_wins": [True, False],
     "target_score": [1, 11, 15, 21, 31, 1000],
     "win_by": [1, 2, 3, 100],
+    "hand_cards": [1, 3, 9, 10],
+    "table_cards": [0, 4],
+    "ace_takes_all": [True, False],
+    "re_bello": [True, False],
+    "napola": [True, False],
 }
 
 
@@ -72,6 +103,12 @@ def nonsense(options: dict[str, Any]) -> str | None:
     """The option a combination is refused for (RULES.md, Presets, last paragraph), or None."""
     if options["capture"] == "match" and options["initial_table_sweeps"]:
         return "initial_table_sweeps"
+    if options["table_cards"] == 0 and options["initial_table_sweeps"]:
+        return "initial_table_sweeps"
+    if options["table_cards"] == 0 and options["kings_redeal"]:
+        return "kings_redeal"
+    if options["ace_takes_all"] and options["capture"] != "match":
+        return "ace_takes_all"
     if options["primiera_needs_all_suits"] and options["sevens"] != "primiera":
         return "primiera_needs_all_suits"
     return None
@@ -80,8 +117,9 @@ def nonsense(options: dict[str, Any]) -> str | None:
 # --- presets ----------------------------------------------------------------------------------
 
 
-def test_there_are_exactly_the_six_presets() -> None:
-    """RULES.md, Presets: escoba, escoba-fournier, -primiera, -classic, scopa and escova."""
+def test_there_are_exactly_the_eight_presets() -> None:
+    """RULES.md, Presets: escoba, escoba-fournier, -primiera, -classic, scopa and escova;
+    docs/rules.md, Scopone: scopone-scientifico and scopone-classico."""
     assert set(RULESETS) == set(PRESET_CHANGES)
     assert all(isinstance(rules, RuleSet) for rules in RULESETS.values())
 
@@ -306,6 +344,8 @@ def test_whole_number_options_have_these_bounds() -> None:
     """Every rule set makes a match that ends: the whole-number options are bounded above."""
     assert (MAX_TARGET_SCORE, MAX_WIN_BY, MAX_ALL_SEVENS_BONUS) == (1000, 100, 10)
     assert INT_OPTIONS == {
+        "hand_cards": (1, 10),
+        "table_cards": (0, 4),
         "all_sevens_bonus": (0, MAX_ALL_SEVENS_BONUS),
         "target_score": (1, MAX_TARGET_SCORE),
         "win_by": (1, MAX_WIN_BY),
@@ -318,11 +358,13 @@ def test_whole_number_options_take_their_bounds_and_nothing_past_them(
     option: str, bounds: tuple[int, int]
 ) -> None:
     lowest, highest = bounds
+    # No table cards: the rules about the first four table cards must be off.
+    base = RULESETS["scopa"].replace(kings_redeal=False)
     for value in (lowest, highest):
-        assert getattr(RuleSet(**{option: value}), option) == value
+        assert getattr(base.replace(**{option: value}), option) == value
     for value in (lowest - 1, highest + 1):
         with pytest.raises(RulesError) as info:
-            RuleSet(**{option: value})
+            base.replace(**{option: value})
         assert str(info.value) == (
             f"{option}: must be a whole number from {lowest} to {highest}, got {value}"
         )

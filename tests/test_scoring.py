@@ -35,7 +35,16 @@ CLASSIC = RULESETS["escoba-classic"]
 SCOPA = RULESETS["scopa"]
 ESCOVA = RULESETS["escova"]
 
-KEYS = ("cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps")
+KEYS = (
+    "cards",
+    "coins",
+    "seven_of_coins",
+    "sevens",
+    "all_sevens",
+    "re_bello",
+    "napola",
+    "sweeps",
+)
 SEVENS = parse_cards("7d 7h 7s 7c")
 COINS = tuple(c for c in DECK if str(c).endswith("d"))
 
@@ -50,7 +59,7 @@ def rest_of_deck(*piles: Collection[Card]) -> tuple[Card, ...]:
 
 
 def check_shape(score: HandScore, sides: int) -> None:
-    """DESIGN.md: breakdown has the six categories, one int per side; points are their sum."""
+    """DESIGN.md: breakdown has the eight categories, one int per side; points are their sum."""
     assert set(score.breakdown) == set(KEYS)
     assert tuple(CATEGORIES) == KEYS
     for key in KEYS:
@@ -146,12 +155,26 @@ def reference(
     # engine documents that together they give the larger, not the sum.
     bonus = max(rules.all_sevens_bonus, 1 if rules.big_wins else 0)
     all_sevens = [bonus if all(s in p for s in SEVENS) else 0 for p in piles]
+    # docs/rules.md, regional options: re bello is the king of coins; napola is the ace, 2 and
+    # 3 of coins for 3, and one more for each coin after them without a gap.
+    re_bello = [1 if rules.re_bello and Card.parse("Kd") in p else 0 for p in piles]
+    napola = [0] * n
+    if rules.napola:
+        for i, p in enumerate(piles):
+            run = 0
+            for rank in "A234567JQK":
+                if Card.parse(rank + "d") not in p:
+                    break
+                run += 1
+            napola[i] = run if run >= 3 else 0
     return {
         "cards": cards_pts,
         "coins": coin_pts,
         "seven_of_coins": seven_of_coins,
         "sevens": sevens,
         "all_sevens": all_sevens,
+        "re_bello": re_bello,
+        "napola": napola,
         "sweeps": list(sweeps),
     }
 
@@ -265,6 +288,8 @@ def test_seed_000_example_round() -> None:
         "seven_of_coins": (0, 1),
         "sevens": (1, 0),
         "all_sevens": (0, 0),
+        "re_bello": (0, 0),
+        "napola": (0, 0),
         "sweeps": (2, 0),
     }
     assert result.points == (4, 2)
@@ -575,6 +600,8 @@ def test_big_wins_everything() -> None:
         "seven_of_coins": (1, 0),
         "sevens": (1, 0),
         "all_sevens": (1, 0),
+        "re_bello": (0, 0),
+        "napola": (0, 0),
         "sweeps": (1, 0),
     }
     assert result.points == (8, 0)
@@ -691,6 +718,8 @@ def random_rules(rng: random.Random) -> RuleSet:
         all_coins_two=rng.random() < 0.5,
         big_wins=rng.random() < 0.5,
         all_sevens_bonus=rng.choice([0, 0, 1, 2]),
+        re_bello=rng.random() < 0.5,
+        napola=rng.random() < 0.5,
     )
 
 
@@ -729,7 +758,8 @@ def test_agrees_with_the_rules_on_random_hands() -> None:
 
 
 def test_breakdown_keys_and_points_are_the_sum() -> None:
-    """DESIGN.md: categories cards, coins, seven_of_coins, sevens, all_sevens, sweeps."""
+    """DESIGN.md: categories cards, coins, seven_of_coins, sevens, all_sevens, re_bello,
+    napola, sweeps."""
     for rules in RULESETS.values():
         result = score_hand([cards("7d Ad"), cards("Kh")], [1, 0], rules)
         check_shape(result, 2)
@@ -841,3 +871,39 @@ def test_rules_must_be_a_rule_set(rules: object) -> None:
     with pytest.raises(RulesError) as info:
         score_hand([ANNA, BEN], [0, 0], rules)  # type: ignore[arg-type]
     assert "RuleSet" in str(info.value)
+
+
+# --- regional options (docs/rules.md, "Regional options") ---------------------------------------
+
+SCOPONE = RULESETS["scopone-scientifico"]
+
+
+def test_re_bello_gives_the_king_of_coins_a_point() -> None:
+    """docs/rules.md, re bello: the side that took the king of coins scores 1; without the
+    option the king is an ordinary coin."""
+    with_king = cards("Kd 2h")
+    other = cards("3h 4h")
+    on = score([with_king, other], SCOPONE.replace(re_bello=True))
+    assert on.breakdown["re_bello"] == (1, 0)
+    off = score([with_king, other], SCOPONE)
+    assert off.breakdown["re_bello"] == (0, 0)
+    assert on.points == (off.points[0] + 1, off.points[1])
+
+
+@pytest.mark.parametrize(
+    ("coins", "points"),
+    [
+        ("Ad 2d", 0),  # no napola without the 3
+        ("Ad 2d 3d", 3),
+        ("Ad 2d 3d 4d 6d", 4),  # the run stops at the missing 5
+        ("2d 3d 4d 5d", 0),  # it starts with the ace
+        ("Ad 2d 3d 4d 5d 6d 7d Jd Qd Kd", 10),
+    ],
+)
+def test_napola_is_the_run_of_coins_from_the_ace(coins: str, points: int) -> None:
+    """docs/rules.md, napola: A-2-3 of coins score 3 and each further coin of an unbroken run
+    one more; the other side's coins do not break it."""
+    rules = SCOPONE.replace(napola=True)
+    result = score([cards(coins), cards("Kh")], rules)
+    assert result.breakdown["napola"] == (points, 0)
+    assert score([cards(coins), cards("Kh")], SCOPONE).breakdown["napola"] == (0, 0)

@@ -158,7 +158,7 @@ class _HandLog:
 
 
 class Game:
-    """A match of Escoba, Scopa or Escova between 2, 3 or 4 seats.
+    """A match of Escoba, Scopa, Scopone or Escova between 2, 3 or 4 seats.
 
     >>> from escoba import RULESETS
     >>> game = Game(RULESETS["escoba"], players=2, seed=7)
@@ -331,10 +331,7 @@ class Game:
             self._last_capturer = seat
             if (
                 not table
-                and (
-                    len(self._log) < self._plays_per_hand - 1
-                    or self.rules.last_play_sweep_counts
-                )
+                and (len(self._log) < self._plays_per_hand - 1 or self.rules.last_play_sweep_counts)
                 # An ace that takes all under asso piglia tutto makes no sweep.
                 and not (self._ace_takes_all and VALUE[card] == 1 and not taken & ACES_MASK)
             ):

@@ -68,6 +68,7 @@ def napola_points(run: int) -> int:
     """Napola for a run of coins from the ace: 3 for A-2-3, one more for each coin after."""
     return run if run >= 3 else 0
 
+
 # Rank indices 0..9 are A 2 3 4 5 6 7 J Q K.
 _SETENTA_RANK: Final = (6, 2, 3, 4, 5, 7, 8, 1, 1, 1)  # 7 > 6 > A > 5 > 4 > 3 > 2 > faces
 _PRIMIERA_POINTS: Final = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
