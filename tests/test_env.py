@@ -47,7 +47,35 @@ from escoba.env.tracker import Tracker
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATINGS = ((2, False), (3, False), (4, False), (4, True))
-CONFIGS = [(preset, n, partners) for preset in RULESETS for n, partners in SEATINGS]
+REGIONAL = {"ace_takes_all": True, "re_bello": True, "napola": True}
+# The presets, and two with the regional options of Scopa and Scopone on (RULES.md "Regional
+# options": asso piglia tutto, re bello, napola).
+RULES = {
+    **RULESETS,
+    "scopa/regional": RULESETS["scopa"].replace(**REGIONAL),
+    "scopone-scientifico/regional": RULESETS["scopone-scientifico"].replace(**REGIONAL),
+}
+
+
+def shares_out(name: str, players: int) -> bool:
+    """Whether the deck shares out among the seats under these rules (Scopone: not for 3)."""
+    try:
+        RULES[name].deals_per_hand(players)
+    except RulesError:
+        return False
+    return True
+
+
+# Every preset at every seating its deck shares out to; Scopone (a game of two partnerships,
+# dealt whole) is also played by two, in two deals; the regional options in one seating each.
+CONFIGS = [
+    (name, n, partners)
+    for name in RULES
+    for n, partners in SEATINGS
+    if shares_out(name, n)
+    and ("/" not in name or (n, partners) == ((4, True) if "scopone" in name else (3, False)))
+    and ("scopone" not in name or (n, partners) != (4, False))
+]
 # Warnings api_test gives every environment whose observation is a dict with an action mask,
 # as PettingZoo's own card and board games have (it names those games in a list of its own).
 DICT_OBSERVATION_WARNINGS = (
@@ -57,8 +85,13 @@ DICT_OBSERVATION_WARNINGS = (
 
 
 def config_id(config: tuple[str, int, bool]) -> str:
-    preset, players, partnerships = config
-    return f"{preset}-{players}p" + ("-partners" if partnerships else "")
+    name, players, partnerships = config
+    return f"{name.replace('/', '-')}-{players}p" + ("-partners" if partnerships else "")
+
+
+def make_env(config: tuple[str, int, bool], **options: Any) -> EscobaEnv:
+    name, players, partnerships = config
+    return raw_env(RULES[name], players, partnerships, **options)
 
 
 def random_positions(game: Game, rng: random.Random, moves: int) -> Iterator[Game]:
@@ -114,13 +147,13 @@ def test_pettingzoo_api_test(
             ended.append(self.hands_played)
 
     monkeypatch.setattr(EscobaEnv, "_end_of_hand", counting)
-    checked_api_test(env(*config), num_cycles=400)
+    checked_api_test(make_env(config), num_cycles=400)
     assert ended, "api_test ended before the end of a match"
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_pettingzoo_seed_test(config: tuple[str, int, bool]) -> None:
-    seed_test(lambda: env(*config), num_cycles=60)
+    seed_test(lambda: make_env(config), num_cycles=60)
 
 
 @pytest.mark.parametrize(
@@ -140,8 +173,8 @@ def test_action_space_is_fixed_for_every_preset_and_seat_count() -> None:
     """One Discrete(3744) for every rule set with forced capture (all presets), whatever the
     capture mode and the seats; without forced capture every table is reachable and the
     layout is the larger FREE one."""
-    for preset, players, partnerships in CONFIGS:
-        e = env(preset, players, partnerships)
+    for config in CONFIGS:
+        e = make_env(config)
         for agent in e.possible_agents:
             assert e.action_space(agent).n == 3744
             assert e.observation_space(agent)["action_mask"].shape == (3744,)
@@ -195,21 +228,24 @@ def test_capture_sets_are_numbered_by_their_card_mask() -> None:
 
 @pytest.mark.parametrize(
     "rules_name",
-    [*RULESETS, "escoba/free", "scopa/free"],
+    [*RULES, "escoba/free", "scopa/free", "scopone-scientifico/regional/free"],
 )
 def test_every_legal_move_has_exactly_one_action(rules_name: str) -> None:
     """RULES.md "A move": on many random positions the actions of the legal moves are as many
     as the moves, stand for exactly those moves, name the move's card, slot 0 exactly for a
     drop, capture slots numbered 1.. by ascending capture mask, all within the bounds, whatever
-    the order in which the keys are listed."""
-    preset, _, variant = rules_name.partition("/")
-    rules = RULESETS[preset]
-    if variant == "free":
+    the order in which the keys are listed (an ace that takes the whole table under asso
+    piglia tutto included)."""
+    name = rules_name.removesuffix("/free")
+    rules = RULES[name]
+    if name != rules_name:
         rules = rules.replace(forced_capture=False)
     layout = layout_for(rules)
     rng = random.Random(rules_name)
     positions = 0
     for players, partnerships in SEATINGS:
+        if not shares_out(name, players):
+            continue
         for match in range(3):
             game = Game(rules, players, partnerships, seed=f"{rules_name}-{match}")
             for position in random_positions(game, rng, 150):
@@ -234,14 +270,14 @@ def test_every_legal_move_has_exactly_one_action(rules_name: str) -> None:
                     masks = [mask for _, mask in numbered]
                     assert masks == sorted(masks)
                 positions += 1
-    assert positions > 1000
+    assert positions > 700
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_mask_marks_exactly_the_legal_moves(config: tuple[str, int, bool]) -> None:
     """Through the environment: the acting agent's mask has a 1 for each legal move and
     nowhere else, move_of and action_of translate both ways, other agents' masks are empty."""
-    e = raw_env(*config)
+    e = make_env(config)
     e.reset(seed=11)
     rng = random.Random(11)
     steps = 0
@@ -279,15 +315,18 @@ def test_the_bounds_are_proven_by_the_closure_of_tables() -> None:
     assert free == BOUNDS_FREE
     rng = random.Random(5)
     seen = 0
-    for preset in ("escoba", "scopa"):
-        rules = RULESETS[preset]
+    # Asso piglia tutto only takes drops away (an ace is dropped on an empty table alone),
+    # and Scopone deals the table no cards: their tables lie in the same closure.
+    for name in ("escoba", "scopa", "scopa/regional", "scopone-scientifico/regional"):
+        rules = RULES[name]
         closure = reachable[rules.capture]
-        for match in range(12):
-            game = Game(rules, 2 + match % 3, seed=f"hoard-{match}")
+        for match in range(12 if "/" not in name else 2):
+            players = 4 if "scopone" in name else 2 + match % 3
+            game = Game(rules, players, seed=f"hoard-{match}")
             hoard = match % 2 == 0
             while not game.is_over():
                 counts = tuple(sum(c.value == v for c in game.table) for v in range(1, 11))
-                assert closure[counts], f"{preset}: table {game.table} is outside the closure"
+                assert closure[counts], f"{name}: table {game.table} is outside the closure"
                 keys = game.legal_keys()
                 if hoard:
                     key = min(keys, key=lambda k: ((k >> 6).bit_count(), rng.random()))
@@ -295,7 +334,7 @@ def test_the_bounds_are_proven_by_the_closure_of_tables() -> None:
                     key = rng.choice(keys)
                 game.play_key(key)
                 seen += 1
-    assert seen > 2000
+    assert seen > 3000
 
 
 # -- observations -----------------------------------------------------------------------------
@@ -303,7 +342,7 @@ def test_the_bounds_are_proven_by_the_closure_of_tables() -> None:
 
 def test_observation_fields_fill_the_array() -> None:
     assert [name for name, _, _ in FIELDS][:5] == ["hand", "table", "captured", "unseen", "played"]
-    assert sum(size for _, size, _ in FIELDS) == OBSERVATION_SIZE == 485
+    assert sum(size for _, size, _ in FIELDS) == OBSERVATION_SIZE == 490
     ends = [SLICES[name].stop for name, _, _ in FIELDS]
     assert ends == sorted(ends) and ends[-1] == OBSERVATION_SIZE
 
@@ -329,7 +368,10 @@ def test_observation_of_a_known_position() -> None:
     assert first[SLICES["dealer"]].tolist() == [0, 1, 0, 0]
     assert first[SLICES["to_move"]].tolist() == [1, 0, 0, 0]
     assert first[SLICES["players"]].tolist() == [1, 0, 0]
-    assert first[SLICES["rules"]].tolist() == [0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 21, 1]
+    assert first[SLICES["rules"]].tolist() == [
+        *(0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 21, 1),
+        *(3, 4, 0, 0, 0),  # three cards a deal, four to the table, no regional options
+    ]
     e.step(e.action_of("2c:6h+7c"))
     second = e.observe("player_1")["observation"]
     assert cards(second, "table") == {"Qh", "4c"}
@@ -340,6 +382,49 @@ def test_observation_of_a_known_position() -> None:
     assert cards(second, "hand") == {"5h", "5s", "6c"}
 
 
+def test_observation_of_a_scopone_deal() -> None:
+    """RULES.md "Scopone": the whole deck dealt at the start, ten cards to each of the four
+    seats and none to the table, so nothing is left to deal; the rules field says so."""
+    e = env("scopone-scientifico", 4, True)
+    e.reset(seed=7)
+    seat = e.game.to_move
+    assert seat is not None
+    first = e.observe(f"player_{seat}")["observation"]
+    hand = {e.game.hand(seat)[i].index for i in range(10)}
+    assert set(np.flatnonzero(first[SLICES["hand"]]).tolist()) == hand
+    assert not first[SLICES["table"]].any()
+    assert int(first[SLICES["unseen"]].sum()) == 30
+    assert first[SLICES["hand_sizes"]].tolist() == [10, 10, 10, 10]
+    assert first[SLICES["stock_size"]].tolist() == [0]
+    assert first[SLICES["rules"]].tolist()[-5:] == [10, 0, 0, 0, 0]
+    e.step(e.legal_actions()[0])
+    after = e.observe(f"player_{seat}")["observation"]
+    assert after[SLICES["hand_sizes"]].tolist() == [9, 10, 10, 10]
+    regional = env(RULES["scopone-scientifico/regional"], 4, True)
+    regional.reset(seed=7)
+    assert regional.observe("player_0")["observation"][SLICES["rules"]].tolist()[-3:] == [1, 1, 1]
+
+
+def test_the_ace_that_takes_the_whole_table_is_one_action() -> None:
+    """RULES.md "Asso piglia tutto": with no ace on the table an ace takes every card there
+    (a capture, and no sweep), and it must: the mask marks exactly that capture, the ace's
+    first capture slot."""
+    rules = RULES["scopa/regional"]
+    deck = build_deck(2, 1, hands={0: "Ad 2h 5c", 1: "As 3s 4s"}, table="4c 6h Jc Qs")
+    e = raw_env(rules)
+    e.reset(options={"record": game_with_deck(rules, 2, deck, dealer=1).record()})
+    ace = DECK[0]
+    whole = FORCED.offset(ace) + 1
+    assert e.move_of(whole) == Move.parse("Ad:4c+6h+Jc+Qs")
+    assert FORCED.offset(ace) not in e.legal_actions()  # forced: the ace may not be dropped
+    e.step(whole)
+    assert e.game.sweeps == (0, 0)
+    e.step(e.action_of("3s"))
+    e.step(e.action_of("2h"))
+    e.step(e.action_of("As:2h+3s"))  # no ace on the table 2h 3s: the ace takes both
+    assert not e.game.table and e.game.sweeps == (0, 0)
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_fast_encoding_equals_the_reference_from_the_seat_observation(
     config: tuple[str, int, bool],
@@ -347,7 +432,7 @@ def test_fast_encoding_equals_the_reference_from_the_seat_observation(
     """At every step of random play, for every seat, the environment's observation equals
     encode_observation(game.observation(seat)), which is built from the seat's Observation
     alone, and lies within the observation space."""
-    e = raw_env(*config)
+    e = make_env(config)
     e.reset(seed=3)
     rng = random.Random(3)
     space = e.observation_space("player_0")
@@ -374,7 +459,7 @@ def test_observations_kept_move_by_move_equal_a_full_rebuild(
     step and the others now and then, each observation equals one read afresh from the
     position and, now and then, the reference built from the seat's Observation;
     observations handed out earlier never change."""
-    e = raw_env(*config)
+    e = make_env(config)
     rng = random.Random(config_id(config))
     fresh = Tracker(e.rules, e.players, e.partnerships)
     checked = 0
@@ -425,34 +510,43 @@ def swapped(record: dict[str, Any], first: str, second: str) -> dict[str, Any]:
     return copy
 
 
-@pytest.mark.parametrize("config", CONFIGS[::3], ids=config_id)
+# A third of the seatings of the usual games, and every seating of Scopone (no stock: the
+# hidden cards are the other hands).
+HIDDEN_CONFIGS = [c for c in CONFIGS if "scopone" in c[0] or CONFIGS.index(c) % 3 == 0]
+
+
+@pytest.mark.parametrize("config", HIDDEN_CONFIGS, ids=config_id)
 def test_hidden_cards_change_nothing_a_seat_observes(config: tuple[str, int, bool]) -> None:
     """RULES.md "A hand": a seat sees its own hand, never another's or the stock. Two matches
     that differ only in where two cards hidden from a seat lie (another hand and the stock,
-    or two places in the stock) give that seat identical observations; the seat whose hand
-    changed does see the difference."""
-    preset, players, partnerships = config
+    two places in the stock, or two other hands) give that seat identical observations and
+    masks; the seats whose hands changed do see the difference."""
+    name, players, partnerships = config
+    rules = RULES[name]
     rng = random.Random(config_id(config))
     compared = 0
     for match in range(6):
-        game = Game(RULESETS[preset], players, partnerships, seed=f"hidden-{match}")
-        for _ in range(rng.randrange(1, 3 * players)):
+        game = Game(rules, players, partnerships, seed=f"hidden-{match}")
+        for _ in range(rng.randrange(1, rules.hand_cards * players)):
             game.play(rng.choice(sorted(game.legal_moves())))
         seat = game.to_move
         assert seat is not None
-        hidden = hidden_from(game, seat)
-        other = (seat + 1) % players
-        in_hand = sorted(map(str, game.hand(other)))
+        hidden = {str(c) for c in hidden_from(game, seat)}
+        others = [(seat + k) % players for k in range(1, players)]
+        hands = [sorted(map(str, game.hand(other))) for other in others]
         stock = [str(c) for c in current_deck(game)[40 - game.stock_size :]]
-        if not in_hand or len(stock) < 2:
-            continue
-        assert {*in_hand, *stock} <= {str(c) for c in hidden}
+        swaps: list[tuple[str, str, set[int]]] = []
+        if hands[0] and stock:
+            swaps.append((hands[0][0], stock[-1], {others[0]}))
+        if len(stock) >= 2:
+            swaps.append((stock[0], stock[-1], set()))
+        for i, j in ((0, -1), (1, -1)) if players == 4 else ((0, -1),) if players == 3 else ():
+            if hands[i] and hands[j]:
+                swaps.append((hands[i][-1], hands[j][0], {others[i], others[j]}))
         record = game.record()
-        for first, second, who_sees in (
-            (in_hand[0], stock[-1], other),
-            (stock[0], stock[-1], None),
-        ):
-            a, b = raw_env(*config), raw_env(*config)
+        for first, second, who_sees in swaps:
+            assert {first, second} <= hidden
+            a, b = make_env(config), make_env(config)
             a.reset(options={"record": record})
             b.reset(options={"record": swapped(record, first, second)})
             for agent in a.possible_agents:
@@ -460,7 +554,7 @@ def test_hidden_cards_change_nothing_a_seat_observes(config: tuple[str, int, boo
                 same = np.array_equal(
                     a.observe(agent)["observation"], b.observe(agent)["observation"]
                 )
-                assert same == (looker != who_sees), (agent, first, second)
+                assert same == (looker not in who_sees), (agent, first, second)
                 assert np.array_equal(
                     a.observe(agent)["action_mask"], b.observe(agent)["action_mask"]
                 )
@@ -476,7 +570,7 @@ def test_points_rewards_are_each_sides_points_of_each_hand(config: tuple[str, in
     """RULES.md "Scoring a hand": with reward="points", the step that ends a hand pays every
     agent its side's points of that hand (HandResult.points); every other step pays
     nothing. The episode ends with the match (RULES.md "Winning the match")."""
-    e = raw_env(*config)
+    e = make_env(config)
     e.reset(seed=21)
     rng = random.Random(21)
     hands = 0
@@ -631,6 +725,7 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
         ({"rules": 3}, "preset name or a RuleSet"),
         ({"players": 5}, "players"),
         ({"players": 2, "partnerships": True}, "partnerships"),
+        ({"rules": "scopone-scientifico", "players": 3}, "do not share out the 40 cards"),
         ({"reward": "money"}, "reward"),
         ({"hands": 0}, "hands"),
         ({"render_mode": "rgb_array"}, "render_mode"),

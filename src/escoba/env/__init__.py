@@ -1,4 +1,5 @@
-"""A PettingZoo environment for game-AI research: Escoba, Scopa and Escova as AEC games.
+"""A PettingZoo environment for game-AI research: Escoba, Scopa, Escova and Scopone as AEC
+games.
 
 Needs the ``env`` extra (``pip install '.[env]'``: pettingzoo, gymnasium, numpy);
 ``import escoba`` itself does not.
@@ -10,7 +11,7 @@ Needs the ``env`` extra (``pip install '.[env]'``: pettingzoo, gymnasium, numpy)
 'player_0'
 >>> observation, reward, terminated, truncated, info = e.last()
 >>> observation["observation"].shape, observation["action_mask"].shape
-((485,), (3744,))
+((490,), (3744,))
 
 The encodings of actions and observations: ``docs/environment.md``, :mod:`escoba.env.actions`
 and :mod:`escoba.env.observations`.

@@ -24,13 +24,16 @@ from numpy.typing import NDArray
 
 from ..cards import Card
 from ..observation import InitialSweep, Observation, Play
-from ..rules import RuleSet
+from ..rules import INT_OPTIONS, MAX_ALL_SEVENS_BONUS, RuleSet
 
 __all__ = [
     "CAP",
     "FIELDS",
+    "MAX_HAND",
+    "MAX_STOCK",
     "OBSERVATION_SIZE",
     "RULE_FEATURES",
+    "RULE_NUMBERS",
     "SLICES",
     "encode_observation",
     "observation_high",
@@ -38,7 +41,7 @@ __all__ = [
 ]
 
 CAP: Final = 127
-"""The cap of unbounded numbers: match totals, hand number, target score, win_by, bonus."""
+"""The cap of unbounded numbers: match totals, hand number, target score, win_by."""
 
 RULE_FEATURES: Final[tuple[str, ...]] = (
     "capture_match",
@@ -56,9 +59,29 @@ RULE_FEATURES: Final[tuple[str, ...]] = (
     "big_wins",
     "target_score",
     "win_by",
+    "hand_cards",
+    "table_cards",
+    "ace_takes_all",
+    "re_bello",
+    "napola",
 )
-"""The entries of the ``rules`` field, in order: 1/0 flags, except ``all_sevens_bonus``,
-``target_score`` and ``win_by``, which are numbers (capped)."""
+"""The entries of the ``rules`` field, in order: 1/0 flags, except the numbers in
+``RULE_NUMBERS``."""
+
+RULE_NUMBERS: Final[dict[str, int]] = {
+    "all_sevens_bonus": MAX_ALL_SEVENS_BONUS,
+    "target_score": CAP,
+    "win_by": CAP,
+    "hand_cards": INT_OPTIONS["hand_cards"][1],
+    "table_cards": INT_OPTIONS["table_cards"][1],
+}
+"""The entries of ``RULE_FEATURES`` that are numbers, with their largest value (``target_score``
+and ``win_by`` capped at ``CAP``)."""
+
+MAX_HAND: Final = INT_OPTIONS["hand_cards"][1]
+"""The most cards a hand holds: 10, in Scopone scientifico."""
+MAX_STOCK: Final = 40 - 2 * INT_OPTIONS["hand_cards"][0]
+"""The most cards left to deal: 38, one card to each of 2 players and no table cards."""
 
 FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
     ("hand", 40, 1),  # the seat's own cards
@@ -66,9 +89,9 @@ FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
     ("captured", 160, 1),  # 4 side slots x 40: each side's captured cards this hand
     ("unseen", 40, 1),  # cards the seat has not seen this hand: other hands and the stock
     ("played", 160, 1),  # 4 seat slots x 40: the cards each seat has played this hand
-    ("hand_sizes", 4, 3),  # by seat slot: cards in hand
-    ("stock_size", 1, 36),  # cards left to deal
-    ("sweeps", 4, 40),  # by side slot: sweeps this hand
+    ("hand_sizes", 4, MAX_HAND),  # by seat slot: cards in hand
+    ("stock_size", 1, MAX_STOCK),  # cards left to deal
+    ("sweeps", 4, 40),  # by side slot: sweeps this hand (38 at most)
     ("totals", 4, CAP),  # by side slot: match points so far (finished hands)
     ("hand_number", 1, CAP),  # hands finished before this one
     ("dealer", 4, 1),  # one-hot seat slot of the dealer
@@ -100,8 +123,7 @@ def observation_high() -> NDArray[np.int8]:
         high[SLICES[name]] = top
     rules = SLICES["rules"].start
     for i, feature in enumerate(RULE_FEATURES):
-        numeric = feature in ("all_sevens_bonus", "target_score", "win_by")
-        high[rules + i] = CAP if numeric else 1
+        high[rules + i] = RULE_NUMBERS.get(feature, 1)
     return high
 
 
@@ -120,10 +142,15 @@ def static_features(rules: RuleSet, players: int, partnerships: bool) -> list[in
     values += [
         int(rules.primiera_needs_all_suits),
         int(rules.all_coins_two),
-        min(rules.all_sevens_bonus, CAP),
+        rules.all_sevens_bonus,
         int(rules.big_wins),
         min(rules.target_score, CAP),
         min(rules.win_by, CAP),
+        rules.hand_cards,
+        rules.table_cards,
+        int(rules.ace_takes_all),
+        int(rules.re_bello),
+        int(rules.napola),
     ]
     return values
 

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..rules import RuleSet
-from .observations import CAP, OBSERVATION_SIZE, SLICES, static_features
+from .observations import CAP, MAX_STOCK, OBSERVATION_SIZE, SLICES, static_features
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -62,13 +62,14 @@ Change = tuple[NDArray[np.intp], NDArray[np.int8]]
 
 class _Changes:
     """What a move changes in the arrays of every seat, by the seat that moves (precomputed
-    once per seat count and kind of sides)."""
+    once per seat count, kind of sides and cards dealt to a seat at a time)."""
 
     __slots__ = (
         "bases",
         "capture",
         "dealt",
         "drop",
+        "hand_cards",
         "players",
         "seat_slots",
         "side_slots",
@@ -77,9 +78,10 @@ class _Changes:
         "taken",
     )
 
-    def __init__(self, players: int, sides: int) -> None:
+    def __init__(self, players: int, sides: int, hand_cards: int) -> None:
         self.players = players
         self.sides = sides
+        self.hand_cards = hand_cards
         # Where each viewer's array starts in the buffer, and its slot of every seat and side.
         bases = self.bases = tuple(OBSERVATION_SIZE * viewer for viewer in range(players))
         self.seat_slots = tuple(
@@ -136,12 +138,13 @@ class _Changes:
         def hand_size(seat: int, size: int) -> list[tuple[int, int]]:
             return everywhere(lambda v: _HAND_SIZES + seat_slot(v, seat), size)
 
-        # By seat, the seat's hand size after the move (0..2), and the card: a drop puts
-        # the card on the table, a capture into the side's pile, marking the last capturer.
+        # By seat, the seat's hand size after the move (0..hand_cards - 1), and the card: a
+        # drop puts the card on the table, a capture into the side's pile, marking the last
+        # capturer.
         self.drop = tuple(
             tuple(
                 tuple(change(common(seat, size, card), on_table(card, 1)) for card in range(40))
-                for size in range(3)
+                for size in range(hand_cards)
             )
             for seat in range(players)
         )
@@ -151,7 +154,7 @@ class _Changes:
                     change(common(seat, size, card), into_pile(seat, card), last_capturer(seat))
                     for card in range(40)
                 )
-                for size in range(3)
+                for size in range(hand_cards)
             )
             for seat in range(players)
         )
@@ -160,13 +163,14 @@ class _Changes:
             tuple(change(into_pile(seat, card), on_table(card, 0)) for card in range(40))
             for seat in range(players)
         )
-        # After a deal within a hand, by the cards left in the stock: every seat holds three.
+        # After a deal within a hand, by the cards left in the stock: every seat holds
+        # hand_cards again.
         self.dealt = tuple(
             change(
-                *(hand_size(seat, 3) for seat in range(players)),
+                *(hand_size(seat, hand_cards) for seat in range(players)),
                 everywhere(lambda v: _STOCK, stock),
             )
-            for stock in range(37)
+            for stock in range(MAX_STOCK + 1)
         )
         self.sweep_counts = tuple(
             tuple(base + _SWEEPS + side_slot(viewer, seat) for viewer, base in enumerate(bases))
@@ -175,8 +179,8 @@ class _Changes:
 
 
 @cache
-def _changes(players: int, sides: int) -> _Changes:
-    return _Changes(players, sides)
+def _changes(players: int, sides: int, hand_cards: int) -> _Changes:
+    return _Changes(players, sides, hand_cards)
 
 
 class Tracker:
@@ -189,7 +193,9 @@ class Tracker:
     __slots__ = ("_changes", "_data", "_flat", "_plays", "views")
 
     def __init__(self, rules: RuleSet, players: int, partnerships: bool) -> None:
-        changes = self._changes = _changes(players, 2 if partnerships else players)
+        changes = self._changes = _changes(
+            players, 2 if partnerships else players, rules.hand_cards
+        )
         # The seats' arrays one after another: bytes for reading a hand in full, numpy for
         # a move's few changes in all of them at once.
         data = self._data = bytearray(players * OBSERVATION_SIZE)
@@ -284,9 +290,11 @@ class Tracker:
         taken = key >> 6
         plays = self._plays
         self._plays = plays + 1
-        # Rounds go from the dealer's left: the seat's hand holds 2, 1 then 0 cards after
-        # its moves of the round.
-        size = 2 - plays % (3 * changes.players) // changes.players
+        # Rounds go from the dealer's left: the seat's hand holds hand_cards - 1, ..., 1,
+        # then 0 cards after its moves of the round.
+        players = changes.players
+        hand_cards = changes.hand_cards
+        size = hand_cards - 1 - plays % (hand_cards * players) // players
         dealt = play.deal is not None
         if taken:
             places, values = changes.capture[seat][size][card]
