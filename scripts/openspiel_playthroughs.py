@@ -26,6 +26,7 @@ PLAYTHROUGH_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden" / 
 PLAYTHROUGHS: dict[str, tuple[str, int]] = {
     "python_escoba.txt": ("python_escoba", 7),
     "python_scopa_4p_partnerships.txt": ("python_scopa(partnerships=True,players=4)", 11),
+    "python_scopone.txt": ("python_scopone", 13),
 }
 
 

@@ -27,7 +27,7 @@ from open_spiel.python.tests import games_sim_test
 from typer.testing import CliRunner
 
 import escoba.openspiel
-from escoba import DECK, RULESETS, Card, Game, Rank
+from escoba import DECK, RULESETS, Card, Game, Rank, RuleSet
 from escoba.arena import Entrant, play_arena
 from escoba.cli import app
 from escoba.openspiel import CHANCE_PICKS, chance_order, game_string
@@ -37,9 +37,28 @@ from escoba.openspiel.players import OpenSpielISMCTS, entrant, state_of
 ROOT = Path(__file__).resolve().parent.parent
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
 KINGS = {card.index for card in DECK if card.rank is Rank.KING}
+REGIONAL = {"ace_takes_all": True, "re_bello": True, "napola": True}
 
 
-def load(preset: str, players: int = 2, partnerships: bool = False, **extra: object) -> Any:
+def seatings(preset: str) -> list[tuple[int, bool]]:
+    """The seatings a preset is checked at: every one for the usual games; Scopone as it is
+    played (four in partnerships) and by two (dealt in two halves), never by three (the deck
+    does not share out)."""
+    if "scopone" in preset:
+        return [(2, False), (4, True)]
+    return SEATINGS
+
+
+PRESET_SEATINGS = [
+    (preset, players, partnerships)
+    for preset in sorted(RULESETS)
+    for players, partnerships in seatings(preset)
+]
+
+
+def load(
+    preset: str | RuleSet, players: int = 2, partnerships: bool = False, **extra: object
+) -> Any:
     return pyspiel.load_game(game_string(preset, players, partnerships, **extra))
 
 
@@ -69,16 +88,20 @@ def a_position(game: Any, seed: int, at_least: int = 50) -> Any:
 # -- registration and parameters
 
 
-def test_the_three_games_are_registered_with_their_presets_as_defaults() -> None:
+def test_the_four_games_are_registered_with_their_presets_as_defaults() -> None:
+    """Scopone is seated as it is played: four players in two partnerships."""
     for name, preset in escoba.openspiel.GAMES.items():
         assert name in pyspiel.registered_names()
         game = pyspiel.load_game(name)
         params = game.get_parameters()
         rules = RULESETS[preset]
+        assert game.setup.rules == rules
         assert params["capture"] == rules.capture and params["sevens"] == rules.sevens
         assert params["target_score"] == rules.target_score
-        assert params["players"] == 2 and params["returns"] == "hand"
-        assert game.num_players() == 2
+        players = 4 if name == "python_scopone" else 2
+        assert params["players"] == players and params["returns"] == "hand"
+        assert params["partnerships"] == (players == 4)
+        assert game.num_players() == players
         assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
 
@@ -103,10 +126,20 @@ def test_rule_options_reach_the_engine() -> None:
 
 
 def test_game_string_names_every_preset_by_its_differences() -> None:
-    for preset, rules in RULESETS.items():
-        game = pyspiel.load_game(game_string(preset, 3))
-        assert game.setup.rules == rules, preset
-        assert game.num_players() == 3
+    for preset, players, partnerships in PRESET_SEATINGS:
+        text = game_string(preset, players, partnerships)
+        game = pyspiel.load_game(text)
+        assert game.setup.rules == RULESETS[preset], preset
+        assert (game.num_players(), game.setup.partnerships) == (players, partnerships)
+    assert game_string("scopone-scientifico", 4, True) == "python_scopone"
+    assert game_string("scopone-classico", 4, True) == (
+        "python_scopa(hand_cards=9,partnerships=True,players=4)"
+    )
+    regional = RULESETS["scopone-scientifico"].replace(**REGIONAL)
+    assert game_string(regional, 4, True) == (
+        "python_scopone(ace_takes_all=True,napola=True,re_bello=True)"
+    )
+    assert pyspiel.load_game(game_string(regional, 4, True)).setup.rules == regional
 
 
 @pytest.mark.parametrize(
@@ -120,6 +153,9 @@ def test_game_string_names_every_preset_by_its_differences() -> None:
         ("python_escova(target_score=0)", "target_score: must be a whole number from 1"),
         ("python_escoba(max_hands=0)", "max_hands: must be a whole number from 1"),
         ("python_escoba(capture=match)", "initial_table_sweeps"),
+        ("python_scopone(players=3,partnerships=False)", "do not share out the 40 cards"),
+        ("python_scopa(hand_cards=4)", "do not share out the 36 cards"),
+        ("python_escoba(ace_takes_all=True)", "ace_takes_all: only makes sense with capture"),
         ("python_escoba(players=two)", "Wrong type for parameter players"),
         ("python_scopa(big_wins=3)", "Wrong type for parameter big_wins"),
     ],
@@ -179,13 +215,19 @@ def test_the_deck_order_is_the_records_dealing_order() -> None:
     """RULES.md "Dealing": three cards to each seat from the dealer's left, four to the table,
     then three to each seat per round; the engine's record keeps the deck in that order."""
     rng = np.random.RandomState(8)
-    for players, partnerships in SEATINGS:
-        state = play_randomly(load("escoba", players, partnerships).new_initial_state(), rng, 40)
+    for preset, players, partnerships in PRESET_SEATINGS:
+        rules = RULESETS[preset]
+        game = load(preset, players, partnerships)
+        state = play_randomly(game.new_initial_state(), rng, 40)
         picks = state.history()[1:40]
-        deck = deck_from_picks(players, picks)
+        deck = deck_from_picks(rules, players, picks)
         recorded = state.match.record()["hands"][0]["deals"][0]
         assert [DECK[c] for c in deck] == [Card.parse(t) for t in recorded]
-        assert chance_order(players)[:4] == tuple(range(3 * players, 3 * players + 4))
+        first = rules.hand_cards * players  # the table's cards follow the first round
+        table = tuple(range(first, first + rules.table_cards))
+        assert chance_order(rules, players)[: len(table)] == table
+        assert set(state.tables[0]) == {deck[place] for place in table}  # before any sweep
+        assert state.match.hand_sizes == (rules.hand_cards,) * players
 
 
 def _table_king_distribution(rules_name: str) -> list[float]:
@@ -242,19 +284,36 @@ def test_kings_redeal_deals_exactly_the_decks_that_stand() -> None:
 # -- the engine's rules, step by step
 
 
-@pytest.mark.parametrize("preset", sorted(RULESETS))
-@pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
+def rules_of(name: str) -> RuleSet:
+    """A preset, or with ``+regional`` the preset with asso piglia tutto, re bello and napola."""
+    preset, _, regional = name.partition("+")
+    return RULESETS[preset].replace(**REGIONAL) if regional else RULESETS[preset]
+
+
+AGREEMENT = [
+    *PRESET_SEATINGS,
+    ("scopa+regional", 3, False),
+    ("scopone-scientifico+regional", 4, True),
+    ("scopone-classico+regional", 4, True),
+]
+
+
+@pytest.mark.parametrize(("preset", "players", "partnerships"), AGREEMENT)
 def test_every_step_agrees_with_the_engine(preset: str, players: int, partnerships: bool) -> None:
-    game = load(preset, players, partnerships)
+    """Every rule set, Scopone and the regional options included: the same seat to move,
+    the same legal moves, table and piles as the engine at every step, and the returns of
+    the engine's score (re bello and napola included)."""
+    rules = rules_of(preset)
+    game = load(rules, players, partnerships)
     rng = np.random.RandomState(zlib.crc32(f"{preset}:{players}:{partnerships}".encode()))
     state = play_randomly(game.new_initial_state(), rng, 40)
     dealer, picks = state.history()[0], state.history()[1:40]
-    reference = Game(RULESETS[preset], players, partnerships, seed=0).record()
+    reference = Game(rules, players, partnerships, seed=0).record()
     reference["first_dealer"] = dealer
     reference["hands"] = [
         {
             "dealer": dealer,
-            "deals": [[str(DECK[c]) for c in deck_from_picks(players, picks)]],
+            "deals": [[str(DECK[c]) for c in deck_from_picks(rules, players, picks)]],
             "moves": [],
         }
     ]
@@ -277,6 +336,8 @@ def test_every_step_agrees_with_the_engine(preset: str, players: int, partnershi
     ]
     assert state.returns() == pytest.approx(expected)
     assert sum(state.returns()) == pytest.approx(0.0)
+    assert len(state.history()) - 40 == rules.plays_per_hand == game.max_game_length()
+    assert max(state.returns()) <= game.max_utility()
 
 
 def test_a_whole_match_returns_the_winner() -> None:
@@ -312,9 +373,21 @@ def test_a_match_cut_at_max_hands_goes_to_the_leader() -> None:
 # -- what a seat may know
 
 
-@pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
-def test_a_resampled_world_looks_the_same_to_the_seat(players: int, partnerships: bool) -> None:
-    game = load("escoba", players, partnerships)
+@pytest.mark.parametrize(
+    ("preset", "players", "partnerships"),
+    [
+        *(("escoba", n, partners) for n, partners in SEATINGS),
+        ("scopone-scientifico+regional", 4, True),
+        ("scopone-classico", 2, False),
+    ],
+)
+def test_a_resampled_world_looks_the_same_to_the_seat(
+    preset: str, players: int, partnerships: bool
+) -> None:
+    """Every hidden card (other hands, the stock) is dealt again; what the seat saw stays:
+    its own cards (ten of them in Scopone), the first table, every play."""
+    rules = rules_of(preset)
+    game = load(rules, players, partnerships)
     state = a_position(game, 21, at_least=40 + 3 * players)
     seat = state.current_player()
     sampler = random.Random(0).random
@@ -367,6 +440,33 @@ def test_views_hold_no_other_seats_cards() -> None:
     assert "table" in observer.string_from(state, seat)
 
 
+def test_sizes_and_tensors_follow_the_deal() -> None:
+    """Scopone scientifico: one deal of ten cards to each of four seats and no table, so a
+    hand is 40 plays in one round; dealt by two, two rounds. Scopone classico: 36 plays after
+    four table cards. Re bello and napola raise the most a hand can score."""
+    scopone = load("scopone-scientifico", 4, True)
+    assert scopone.max_game_length() == 40
+    recall = scopone.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.dict["plays"].shape == (40, 84) and recall.dict["dealt"].shape == (1, 1, 40)
+    by_two = load("scopone-scientifico", 2)
+    recall = by_two.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.dict["plays"].shape == (40, 82) and recall.dict["dealt"].shape == (1, 2, 40)
+    classico = load("scopone-classico", 4, True)
+    assert classico.max_game_length() == 36
+    recall = classico.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.dict["dealt"].shape == (1, 1, 40)
+    regional = load(rules_of("scopone-scientifico+regional"), 4, True)
+    assert regional.max_utility() == scopone.max_utility() + 11  # re bello 1, napola 10
+    assert load("scopa", returns="match", max_hands=3).max_game_length() == 3 * 36
+    state = a_position(scopone, 5, at_least=45)
+    seat = state.current_player()
+    observer = scopone.make_py_observer()
+    observer.set_from(state, seat)
+    assert observer.dict["hand"][0].sum() == len(state.match.hand(seat))
+    assert observer.dict["stock_size"][0] == 0
+    assert observer.dict["hand_sizes"].sum() == 40 - (len(state.history()) - 40)
+
+
 def test_the_observation_tensor_shows_the_hand_table_and_piles() -> None:
     game = load("escoba")
     state = a_position(game, 12)
@@ -385,10 +485,9 @@ def test_the_observation_tensor_shows_the_hand_table_and_piles() -> None:
 # -- OpenSpiel's own checks
 
 
-@pytest.mark.parametrize("preset", sorted(RULESETS))
-@pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
+@pytest.mark.parametrize(("preset", "players", "partnerships"), AGREEMENT)
 def test_openspiel_random_sim_test(preset: str, players: int, partnerships: bool) -> None:
-    game = load(preset, players, partnerships)
+    game = load(rules_of(preset), players, partnerships)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
@@ -419,9 +518,8 @@ CHECKED = {
     f"{preset.replace('-', '_')}_{players}p{'_partners' if partnerships else ''}": game_string(
         preset, players, partnerships
     )
-    for preset in RULESETS
-    for players, partnerships in SEATINGS
-    if preset in ("escoba", "scopa", "escova") or players == 2
+    for preset, players, partnerships in PRESET_SEATINGS
+    if preset in ("escoba", "scopa", "escova") or players == 2 or preset == "scopone-scientifico"
 }
 for _name, _text in CHECKED.items():
     globals()[f"TestOpenSpielAPI_{_name}"] = _api_case(_name, _text)
@@ -434,6 +532,7 @@ for _name, _text in CHECKED.items():
         "python_scopa(players=4,partnerships=True)",
         "python_escova(players=3)",
         "python_escoba(returns=match,target_score=5)",
+        "python_scopone(ace_takes_all=True,napola=True,re_bello=True)",
     ],
 )
 def test_openspiel_game_simulation_with_pickling(text: str) -> None:
@@ -452,7 +551,9 @@ def _playthroughs() -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize("name", ["python_escoba.txt", "python_scopa_4p_partnerships.txt"])
+@pytest.mark.parametrize(
+    "name", ["python_escoba.txt", "python_scopa_4p_partnerships.txt", "python_scopone.txt"]
+)
 def test_golden_playthroughs_replay_line_by_line(name: str) -> None:
     module = _playthroughs()
     assert name in module.PLAYTHROUGHS

@@ -1,8 +1,10 @@
-"""Escoba, Scopa and Escova as OpenSpiel games, and OpenSpiel's searchers as opponents.
+"""Escoba, Scopa, Escova and Scopone as OpenSpiel games, and OpenSpiel's searchers as
+opponents.
 
 Needs the ``openspiel`` extra (``pip install 'escoba[openspiel]'``: the ``open_spiel``
-wheel). Importing this package registers ``python_escoba``, ``python_scopa`` and
-``python_escova`` with OpenSpiel:
+wheel). Importing this package registers ``python_escoba``, ``python_scopa``,
+``python_escova`` and ``python_scopone`` (Scopone scientifico, four players in partnerships)
+with OpenSpiel:
 
 >>> import pyspiel
 >>> import escoba.openspiel

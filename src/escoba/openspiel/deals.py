@@ -1,11 +1,12 @@
 """The shuffle as chance, and decks consistent with what one seat knows.
 
-A hand's deck is the 40 cards in dealing order, as a match record keeps it: three cards to
-each seat from the dealer's left, four to the table, then three to each seat again for every
-later round. In the OpenSpiel games chance chooses the cards one place at a time, the four
-table places first (so that the rule ``kings_redeal`` can be met exactly, see
-:func:`chance_outcomes`), then the other places in dealing order; the last place takes the
-card left over.
+A hand's deck is the 40 cards in dealing order, as a match record keeps it: ``hand_cards``
+cards to each seat from the dealer's left (3; in Scopone 10, or 9), ``table_cards`` to the
+table (4; none in Scopone scientifico), then ``hand_cards`` to each seat again for every later
+round (none in Scopone with four players: the deck is dealt whole). In the OpenSpiel games
+chance chooses the cards one place at a time, the table places first (so that the rule
+``kings_redeal`` can be met exactly, see :func:`chance_outcomes`), then the other places in
+dealing order; the last place takes the card left over.
 
 :func:`sample_deck` deals the cards a seat has not seen at random, keeping everything the
 seat knows (its own cards, every card played and by whom, the table): OpenSpiel's
@@ -31,6 +32,7 @@ __all__ = [
     "round_start",
     "rounds_per_hand",
     "sample_deck",
+    "table_places",
 ]
 
 CHANCE_PICKS: Final = 39
@@ -41,19 +43,27 @@ Sampler = Callable[[], float]
 """A source of uniform numbers in [0, 1)."""
 
 
-def rounds_per_hand(players: int) -> int:
-    """Rounds of three cards each seat is dealt in a hand (36 cards after the table's 4)."""
-    return 36 // (3 * players)
+def rounds_per_hand(rules: RuleSet, players: int) -> int:
+    """Rounds of ``hand_cards`` cards each seat is dealt in a hand (the cards after the
+    table's share out evenly, or the rules refuse the seating)."""
+    return rules.deals_per_hand(players)
 
 
-def round_start(players: int, number: int) -> int:
+def round_start(rules: RuleSet, players: int, number: int) -> int:
     """The place in the deck of a round's first card (round 1 opens the hand)."""
-    return 0 if number == 1 else 3 * players * (number - 1) + 4
+    each = rules.hand_cards * players
+    return 0 if number == 1 else each * (number - 1) + rules.table_cards
 
 
-def chance_order(players: int) -> tuple[int, ...]:
-    """The deck places in the order chance fills them: the table's four, then the rest."""
-    table = tuple(range(3 * players, 3 * players + 4))
+def table_places(rules: RuleSet, players: int) -> range:
+    """The deck places of the first table cards: right after the first round."""
+    first = rules.hand_cards * players
+    return range(first, first + rules.table_cards)
+
+
+def chance_order(rules: RuleSet, players: int) -> tuple[int, ...]:
+    """The deck places in the order chance fills them: the table's, then the rest."""
+    table = tuple(table_places(rules, players))
     return table + tuple(place for place in range(40) if place not in table)
 
 
@@ -90,10 +100,10 @@ def chance_outcomes(rules: RuleSet, picks: Sequence[int]) -> list[tuple[int, flo
     return out
 
 
-def deck_from_picks(players: int, picks: Sequence[int]) -> list[int]:
+def deck_from_picks(rules: RuleSet, players: int, picks: Sequence[int]) -> list[int]:
     """The deck (card indices in dealing order) of a shuffle's 39 picks."""
     deck = [-1] * 40
-    order = chance_order(players)
+    order = chance_order(rules, players)
     for place, card in zip(order[:CHANCE_PICKS], picks, strict=True):
         deck[place] = card
     (last,) = set(range(40)) - set(picks)
@@ -101,9 +111,9 @@ def deck_from_picks(players: int, picks: Sequence[int]) -> list[int]:
     return deck
 
 
-def picks_of_deck(players: int, deck: Sequence[int]) -> list[int]:
+def picks_of_deck(rules: RuleSet, players: int, deck: Sequence[int]) -> list[int]:
     """The 39 chance picks that deal ``deck`` (card indices in dealing order)."""
-    return [deck[place] for place in chance_order(players)[:CHANCE_PICKS]]
+    return [deck[place] for place in chance_order(rules, players)[:CHANCE_PICKS]]
 
 
 def _shuffle(cards: list[int], sampler: Sampler) -> None:
@@ -117,7 +127,9 @@ def sample_deck(observation: Observation, sampler: Sampler) -> list[int]:
     seat's own cards, the table and every play are as seen; the cards the seat has not seen
     (other hands and the stock) are dealt at random by ``sampler``."""
     players, dealer, seat = observation.players, observation.dealer, observation.seat
-    rounds = rounds_per_hand(players)
+    rules = observation.rules
+    size = rules.hand_cards
+    rounds = rounds_per_hand(rules, players)
     played: list[list[list[int]]] = [[[] for _ in range(players)] for _ in range(rounds + 1)]
     number = 0
     dropped: set[int] = set()
@@ -138,11 +150,11 @@ def sample_deck(observation: Observation, sampler: Sampler) -> list[int]:
     pool = sorted(card.index for card in observation.unseen)
     _shuffle(pool, sampler)
     deck = [-1] * 40
-    for place, card in zip(range(3 * players, 3 * players + 4), sorted(initial), strict=True):
+    for place, card in zip(table_places(rules, players), sorted(initial), strict=True):
         deck[place] = card
     own_hand = [card.index for card in observation.hand]
     for r in range(1, number + 1):
-        place = round_start(players, r)
+        place = round_start(rules, players, r)
         for offset in range(1, players + 1):
             dealt_to = (dealer + offset) % players
             cards = list(played[r][dealt_to])
@@ -150,10 +162,10 @@ def sample_deck(observation: Observation, sampler: Sampler) -> list[int]:
                 if dealt_to == seat:
                     cards += own_hand
                 else:
-                    while len(cards) < 3:
+                    while len(cards) < size:
                         cards.append(pool.pop())
-            deck[place : place + 3] = cards
-            place += 3
+            deck[place : place + size] = cards
+            place += size
     for place in range(40):
         if deck[place] < 0:
             deck[place] = pool.pop()

@@ -22,7 +22,7 @@ from ..game import Game
 from ..moves import Move
 from ..observation import InitialSweep, Observation, Play
 from ..records import hand_record, match_record
-from ..rules import BOOL_OPTIONS, INT_OPTIONS, RULESETS, RuleSet
+from ..rules import BOOL_OPTIONS, INT_OPTIONS, PRESET_SEATING, RULESETS, RuleSet
 from .deals import (
     CHANCE_PICKS,
     Sampler,
@@ -51,8 +51,10 @@ GAMES: Final[Mapping[str, str]] = {
     "python_escoba": "escoba",
     "python_scopa": "scopa",
     "python_escova": "escova",
+    "python_scopone": "scopone-scientifico",
 }
-"""The registered short names and the preset each starts from."""
+"""The registered short names and the preset each starts from (Scopone seated as it is
+usually played: four players in two partnerships)."""
 
 _RULE_OPTIONS: Final = ("capture", "sevens", *BOOL_OPTIONS, *INT_OPTIONS)
 _DEFAULT_MAX_HANDS: Final = 100
@@ -61,9 +63,11 @@ _NO_DEALER: Final = -1
 
 
 def hand_points_bound(rules: RuleSet) -> int:
-    """More points than any side can score in one hand: every category at its most and a
-    sweep for each of the 36 plays and two for the first table."""
-    return 6 + rules.all_sevens_bonus + 2 + 36 + 2
+    """More points than any side can score in one hand: every category at its most (re bello
+    1, napola 10 for the ten coins in a run), a sweep for each play and two for the first
+    table."""
+    regional = (1 if rules.re_bello else 0) + (10 if rules.napola else 0)
+    return 6 + rules.all_sevens_bonus + 2 + regional + rules.plays_per_hand + 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +94,10 @@ class Setup:
 
 def _parameter_spec(preset: str) -> dict[str, Any]:
     rules = RULESETS[preset]
+    players, partnerships = PRESET_SEATING.get(preset, (2, False))
     spec: dict[str, Any] = {
-        "players": 2,
-        "partnerships": False,
+        "players": players,
+        "partnerships": partnerships,
         "returns": "hand",
         "max_hands": _DEFAULT_MAX_HANDS,
     }
@@ -104,7 +109,7 @@ def _parameter_spec(preset: str) -> dict[str, Any]:
 def _game_type(short_name: str, preset: str) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
-        long_name=f"Python {preset.capitalize()}",
+        long_name=f"Python {preset.replace('-', ' ').capitalize()}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -162,6 +167,7 @@ def _setup_of(short_name: str, params: Mapping[str, Any]) -> Setup:
         )
     try:
         rules = RULESETS[preset].replace(**{name: values[name] for name in _RULE_OPTIONS})
+        rules.deals_per_hand(players)  # the deck must share out among the seats
     except EscobaError as error:
         raise ValueError(f"{short_name}: {error}") from None
     return Setup(rules, players, partnerships, returns, max_hands)
@@ -173,28 +179,34 @@ def game_string(
     partnerships: bool = False,
     **extra: object,
 ) -> str:
-    """The ``pyspiel.load_game`` string of a rule set (a preset name or a RuleSet): the
-    registered game of its capture mode with every option that differs from its preset.
+    """The ``pyspiel.load_game`` string of a rule set (a preset name or a RuleSet) and seats:
+    the registered game of its capture mode that it differs from least, with every option
+    and seating that differs from that game's defaults.
 
     >>> game_string("scopa", players=4, partnerships=True)
     'python_scopa(partnerships=True,players=4)'
     >>> game_string("escoba-classic")
     'python_escoba(all_sevens_bonus=1,sevens=sevens)'
+    >>> game_string("scopone-scientifico", players=4, partnerships=True)
+    'python_scopone'
     """
     if isinstance(rules, str):
         rules = RULESETS[rules]
-    short_name = "python_scopa" if rules.capture == "match" else "python_escoba"
-    if rules == RULESETS["escova"]:
-        short_name = "python_escova"
-    base = RULESETS[GAMES[short_name]]
-    params: dict[str, object] = {}
-    for name in _RULE_OPTIONS:
-        if getattr(rules, name) != getattr(base, name):
-            params[name] = getattr(rules, name)
-    if players != 2:
-        params["players"] = players
-    if partnerships:
-        params["partnerships"] = True
+    chosen: tuple[str, dict[str, object]] | None = None
+    for short_name, preset in GAMES.items():
+        spec = _parameter_spec(preset)
+        if spec["capture"] != rules.capture:
+            continue
+        seats = {"players": players, "partnerships": partnerships}
+        params = {
+            name: value
+            for name, value in [*((n, getattr(rules, n)) for n in _RULE_OPTIONS), *seats.items()]
+            if value != spec[name]
+        }
+        if chosen is None or len(params) < len(chosen[1]):
+            chosen = (short_name, params)
+    assert chosen is not None  # every capture mode has a registered game
+    short_name, params = chosen
     params.update(extra)
     if not params:
         return short_name
@@ -222,7 +234,7 @@ class EscobaGame(pyspiel.Game):
             min_utility=-1.0 if match else -bound,
             max_utility=1.0 if match else bound,
             utility_sum=0.0,
-            max_game_length=36 * hands,
+            max_game_length=setup.rules.plays_per_hand * hands,
         )
         super().__init__(GAME_TYPES[short_name], info, params)
         self._chance_nodes = 1 + CHANCE_PICKS * hands
@@ -309,7 +321,7 @@ class EscobaState(pyspiel.State):
             return
         self.picks.append(action)
         if len(self.picks) == CHANCE_PICKS:
-            self._deal(deck_from_picks(self.setup.players, self.picks))
+            self._deal(deck_from_picks(self.setup.rules, self.setup.players, self.picks))
             self.picks = []
 
     def _deal(self, deck: list[int]) -> None:
@@ -466,7 +478,7 @@ class EscobaState(pyspiel.State):
         game = self.get_game()
         state = game.new_initial_state()
         history = self.history()
-        done = 1 + (CHANCE_PICKS + 36) * self.finished_hands
+        done = 1 + (CHANCE_PICKS + self.setup.rules.plays_per_hand) * self.finished_hands
         for action in history[:done]:
             state.apply_action(action)
         replay_hand(state, deck, [e for e in observation.history if isinstance(e, Play)])
@@ -510,7 +522,7 @@ def replay_hand(state: Any, deck: Sequence[int], plays: Sequence[Play]) -> None:
     """Deal ``deck`` (card indices in dealing order) on a state at the start of a shuffle,
     then play ``plays``, each by its action number."""
     setup: Setup = state.setup
-    for card in picks_of_deck(setup.players, deck):
+    for card in picks_of_deck(setup.rules, setup.players, deck):
         state.apply_action(card)
     layout = setup.layout
     for play in plays:
@@ -528,15 +540,20 @@ class EscobaGameEscova(EscobaGame):
     short_name = "python_escova"
 
 
+class EscobaGameScopone(EscobaGame):
+    short_name = "python_scopone"
+
+
 _CLASSES: Final[Mapping[str, type[EscobaGame]]] = {
     "python_escoba": EscobaGame,
     "python_scopa": EscobaGameScopa,
     "python_escova": EscobaGameEscova,
+    "python_scopone": EscobaGameScopone,
 }
 
 
 def register() -> None:
-    """Register the three games with OpenSpiel (done once, on import of the package)."""
+    """Register the four games with OpenSpiel (done once, on import of the package)."""
     registered = pyspiel.registered_names()
     for short_name, cls in _CLASSES.items():
         if short_name not in registered:

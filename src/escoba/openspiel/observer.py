@@ -7,14 +7,16 @@ cards (``SINGLE_PLAYER``) or every seat's (``ALL_PLAYERS``). Seats and sides are
 (seat 0 is player 0); a card's place in a 40-entry row is its index in ``DECK``.
 
 The pieces (``dict``) and their shapes, with ``n`` players, ``s`` sides, ``k`` seats whose
-cards are shown (1 or ``n``) and ``R = 36 / (3 n)`` rounds a hand:
+cards are shown (1 or ``n``), ``P`` plays a hand (``plays_per_hand``: 36, or 40 without
+first table cards) and ``R = P / (hand_cards n)`` rounds a hand (3 for Escoba with two
+players, 1 for Scopone with four):
 
 observation: ``player`` (n), ``hand`` (k, 40), ``dealer`` (n), ``to_move`` (n), ``table``
 (40), ``captured`` (s, 40), ``played`` (n, 40), ``hand_sizes`` (n), ``stock_size`` (1),
 ``sweeps`` (s), ``last_capturer`` (n), ``totals`` (s), ``hand_number`` (1).
 
 information state: ``player`` (n), ``dealt`` (k, R, 40: the cards dealt to the seat in each
-round so far), ``dealer`` (n), ``first_table`` (40), ``plays`` (36, n + 80: for each play
+round so far), ``dealer`` (n), ``first_table`` (40), ``plays`` (P, n + 80: for each play
 of the hand so far, the seat one-hot, the card and the cards taken), ``totals`` (s),
 ``hand_number`` (1). In a whole-match game the tensor holds the current hand, earlier hands
 by their totals; the string holds every hand.
@@ -50,16 +52,17 @@ class EscobaObserver:
         self.private_all = private == pyspiel.PrivateInfoType.ALL_PLAYERS
         self.private = self.private_all or private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         n, s = setup.players, setup.sides
+        rules = setup.rules
         k = n if self.private_all else 1
         pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
         if self.recall:
             if self.private:
-                pieces.append(("dealt", (k, rounds_per_hand(n), 40)))
+                pieces.append(("dealt", (k, rounds_per_hand(rules, n), 40)))
             if self.public:
                 pieces += [
                     ("dealer", (n,)),
                     ("first_table", (40,)),
-                    ("plays", (36, n + 80)),
+                    ("plays", (rules.plays_per_hand, n + 80)),
                     ("totals", (s,)),
                     ("hand_number", (1,)),
                 ]
