@@ -23,6 +23,7 @@ from escoba.cheatsheet import (
 )
 from escoba.cli import app, parse_settings
 from escoba.rules import OPTION_NAMES
+from escoba.scoring import categories_in_play
 from escoba.simulate import SimulationSummary, simulate
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
@@ -50,14 +51,14 @@ def assert_usage_error(args: list[str], *fragments: str) -> str:
 # -- escoba rules ---------------------------------------------------------------------------------
 
 
-def test_rules_without_preset_lists_the_six_presets_with_a_description() -> None:
+def test_rules_without_preset_lists_the_presets_with_a_description() -> None:
     code, out, err = run("rules")
     assert code == 0, err
     for name, rules in RULESETS.items():
         line = next(line for line in out.splitlines() if f" {name} " in line)
         assert PRESET_ORIGINS[name] in line
         assert summary(rules) in line
-    assert len(RULESETS) == 6
+    assert len(RULESETS) == 8
 
 
 @pytest.mark.parametrize("language", ["fr", "pt-BR"])
@@ -190,13 +191,14 @@ def test_simulate_prints_a_table_with_the_categories() -> None:
     code, out, err = run("simulate", "--games", "5", "--rules", "escova", "--players", "3")
     assert code == 0, err
     assert "5 matches of escova, 3 players" in out
+    # Only the categories escova scores: no sevens category, no re bello or napola rows.
+    shown = categories_in_play(RULESETS["escova"])
     for category in CATEGORIES:
-        assert category_label(category, RULESETS["escova"]) in out
+        assert (category_label(category, RULESETS["escova"]) in out) == (category in shown)
     for text in ("total", "first player's edge", "hands", "opener of hand 1 wins"):
         assert text in out
     for seat in range(3):
         assert f"seat {seat} wins" in out
-    assert "no sevens category in these rules" in out
     assert "simulating" not in out  # the progress bar never reaches stdout
 
 

@@ -96,6 +96,8 @@ def test_the_docstring_example_hand() -> None:
         "seven_of_coins": (1, 0),
         "sevens": (1, 0),
         "all_sevens": (0, 0),
+        "re_bello": (0, 0),
+        "napola": (0, 0),
         "sweeps": (2, 1),
         "points": (6, 1),
     }

@@ -57,14 +57,18 @@ DOMAINS = sorted(path.stem for path in (LOCALE / "en" / "LC_MESSAGES").glob("*.p
 
 
 def variants(rules: RuleSet) -> list[RuleSet]:
-    """The preset and a few changes that switch on the optional lines."""
+    """The preset and a few changes that switch on the optional lines (the kings' redeal
+    needs the first table cards; asso piglia tutto, capture by matching value)."""
+    redeal = rules.table_cards > 0
     return [
         rules,
         rules.replace(big_wins=True, win_by=2, forced_capture=False),
         rules.replace(all_coins_two=True, all_sevens_bonus=2, last_play_sweep_counts=False),
-        rules.replace(sevens="primiera", primiera_needs_all_suits=True, kings_redeal=True),
+        rules.replace(sevens="primiera", primiera_needs_all_suits=True, kings_redeal=redeal),
         rules.replace(sevens="none", primiera_needs_all_suits=False),
         rules.replace(sevens="sevens", primiera_needs_all_suits=False, all_sevens_bonus=1),
+        rules.replace(re_bello=True, napola=True, ace_takes_all=rules.capture == "match"),
+        rules.replace(hand_cards=1, table_cards=0, kings_redeal=False, initial_table_sweeps=False),
     ]
 
 

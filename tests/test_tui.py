@@ -471,12 +471,19 @@ def test_score_pad_names_the_sevens_category_in_its_language() -> None:
     assert "Siebener (Setenta)" in _pad_text(RULESETS["escoba"], "de")
 
 
-def test_score_pad_without_a_sevens_category_names_none() -> None:
+def test_score_pad_shows_the_categories_the_rules_score_only() -> None:
+    """A category that cannot score under the rules has no row: no sevens category, all four
+    sevens without their bonus, re bello and napola unless played."""
     none = RULESETS["escoba"].replace(sevens="none")
-    for language, label in (("en", "Sevens"), ("it", "Sette")):
+    for language, label, cards in (("en", "Sevens", "Most cards"), ("it", "│ Sette ", "Più carte")):
         text = _pad_text(none, language)
-        assert label in text and f"{label} (" not in text
+        assert label not in text and cards in text
         assert "no sevens category" not in text and "nessuna categoria" not in text
+        assert "Re bello" not in text and "Napola" not in text
+    regional = _pad_text(RULESETS["scopa"].replace(re_bello=True, napola=True), "en")
+    assert "Re bello (king of coins)" in regional and "Napola (run of coins)" in regional
+    assert "All four sevens" not in regional
+    assert "Re bello (Karo-König)" in _pad_text(RULESETS["scopa"].replace(re_bello=True), "de")
 
 
 def test_play_and_replay_commands_go_full_screen_on_a_terminal(

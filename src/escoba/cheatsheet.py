@@ -24,7 +24,7 @@ from typing import Final
 
 from .cards import DECK_STYLES, Card, DeckStyle, card_name
 from .catalogue import LANGUAGES, message_key, plural, text
-from .errors import EscobaError
+from .errors import EscobaError, RulesError
 from .rules import RuleSet
 from .scoring import CATEGORIES
 
@@ -37,6 +37,7 @@ __all__ = [
     "cheat_sheet",
     "cheat_sheet_lines",
     "cheat_sheet_title",
+    "coin_run_name",
     "format_value",
     "option_meaning",
     "preset_origin",
@@ -51,10 +52,14 @@ _PRESET_KEYS: Final[Mapping[str, str]] = {
     "escoba-classic": message_key("preset.escoba-classic"),
     "scopa": message_key("preset.scopa"),
     "escova": message_key("preset.escova"),
+    "scopone-scientifico": message_key("preset.scopone-scientifico"),
+    "scopone-classico": message_key("preset.scopone-classico"),
 }
 
 _OPTION_KEYS: Final[Mapping[str, str]] = {
     "capture": message_key("option.capture"),
+    "hand_cards": message_key("option.hand_cards"),
+    "table_cards": message_key("option.table_cards"),
     "forced_capture": message_key("option.forced_capture"),
     "last_play_sweep_counts": message_key("option.last_play_sweep_counts"),
     "initial_table_sweeps": message_key("option.initial_table_sweeps"),
@@ -64,6 +69,9 @@ _OPTION_KEYS: Final[Mapping[str, str]] = {
     "all_coins_two": message_key("option.all_coins_two"),
     "all_sevens_bonus": message_key("option.all_sevens_bonus"),
     "big_wins": message_key("option.big_wins"),
+    "ace_takes_all": message_key("option.ace_takes_all"),
+    "re_bello": message_key("option.re_bello"),
+    "napola": message_key("option.napola"),
     "target_score": message_key("option.target_score"),
     "win_by": message_key("option.win_by"),
 }
@@ -175,8 +183,15 @@ def summary(rules: RuleSet, language: str = "en") -> str:
         parts = [text("cheat.summary.sum15", lang)]
     else:
         parts = [text("cheat.summary.match", lang)]
+    if rules.hand_cards != 3:
+        cards = plural("count.cards", rules.hand_cards, lang)
+        parts.append(text("cheat.summary.hand_cards", lang, cards=cards))
+    if not rules.table_cards:
+        parts.append(text("cheat.summary.empty_table", lang))
     if not rules.forced_capture:
         parts.append(text("cheat.summary.capture_optional", lang))
+    if rules.ace_takes_all:
+        parts.append(text("cheat.summary.ace_takes_all", lang))
     label = sevens_label(rules, lang)
     if rules.primiera_needs_all_suits:
         label = text("cheat.summary.needs_all_suits", lang, label=label)
@@ -188,6 +203,10 @@ def summary(rules: RuleSet, language: str = "en") -> str:
         parts.append(text("cheat.summary.big_wins", lang))
     elif bonus:
         parts.append(text("cheat.summary.all_sevens", lang, bonus=bonus))
+    if rules.re_bello:
+        parts.append(text("cheat.summary.re_bello", lang))
+    if rules.napola:
+        parts.append(text("cheat.summary.napola", lang))
     if rules.kings_redeal:
         parts.append(text("cheat.summary.kings_redeal", lang))
     if not rules.last_play_sweep_counts:
@@ -214,6 +233,18 @@ def _rank_name(rank: str, deck: DeckStyle, language: str) -> str:
     name = card_name(Card.parse(rank + "d"), deck, language)
     # French cards: the rank before the suit symbol; Spanish and Italian: "sota de oros".
     return name[:-1] if deck == "french" else name.split(" ")[0]
+
+
+def coin_run_name(run: int, deck: DeckStyle = "french", language: str = "en") -> str:
+    """A run of coins from the ace (napola), by its ranks as the deck names them.
+
+    >>> coin_run_name(4), coin_run_name(9, "french", "de"), coin_run_name(3, "italian")
+    ('A-2-3-4', 'A-2-3-4-5-6-7-B-D', 'asso-2-3')
+    """
+    _checked(language)
+    style = _checked_deck(deck)
+    ranks = "A234567JQK"[:run]
+    return "-".join(_rank_name(rank, style, language) for rank in ranks)
 
 
 def _ranks(deck: DeckStyle, language: str) -> dict[str, str]:
@@ -281,6 +312,8 @@ def _taking(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
         lines.append(text("cheat.take_match", language))
         lines.append(_example(rules, deck, language))
         lines.append(text("cheat.single_card_priority", language))
+    if rules.ace_takes_all:
+        lines.append(text("cheat.ace_takes_all", language, ace=_rank_name("A", deck, language)))
     if rules.forced_capture:
         lines.append(text("cheat.forced_capture", language))
     else:
@@ -289,20 +322,59 @@ def _taking(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _sweeps(rules: RuleSet, language: str) -> tuple[str, ...]:
+def _sweeps(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
     if rules.capture == "sum15":
-        sweep = text("cheat.sweep_sum15", language)
+        lines = [text("cheat.sweep_sum15", language)]
     else:
-        sweep = text("cheat.sweep_match", language)
+        lines = [text("cheat.sweep_match", language)]
+    if rules.ace_takes_all:
+        lines.append(text("cheat.ace_no_sweep", language, ace=_rank_name("A", deck, language)))
     if rules.last_play_sweep_counts:
-        last = text("cheat.last_sweep_counts", language)
+        lines.append(text("cheat.last_sweep_counts", language))
     else:
-        last = text("cheat.last_sweep_void", language)
-    return (sweep, last, text("cheat.leftovers", language))
+        lines.append(text("cheat.last_sweep_void", language))
+    lines.append(text("cheat.leftovers", language))
+    return tuple(lines)
+
+
+def _deals(rules: RuleSet) -> dict[int, int | None]:
+    """Deals in a hand by number of players (2, 3, 4); None where the deck does not share out."""
+    deals: dict[int, int | None] = {}
+    for players in (2, 3, 4):
+        try:
+            deals[players] = rules.deals_per_hand(players)
+        except RulesError:
+            deals[players] = None
+    return deals
 
 
 def _dealing(rules: RuleSet, language: str) -> tuple[str, ...]:
-    lines = [text("cheat.deal", language), text("cheat.deal_more", language)]
+    lang = language
+    cards = plural("count.cards", rules.hand_cards, lang)
+    if rules.table_cards:
+        lines = [text("cheat.deal", lang, cards=cards)]
+    else:
+        lines = [text("cheat.deal_empty_table", lang, cards=cards)]
+    deals = _deals(rules)
+    shared = {players: count for players, count in deals.items() if count is not None}
+    at_once = [plural("count.players", n, lang) for n, count in shared.items() if count == 1]
+    if len(at_once) == len(shared):
+        lines.append(text("cheat.no_stock", lang))
+    else:
+        counts = [
+            text("cheat.deals_with", lang, deals=count, players=plural("count.players", n, lang))
+            for n, count in shared.items()
+            if count > 1
+        ]
+        lines.append(text("cheat.deal_more", lang, cards=cards, deals=", ".join(counts)))
+        if at_once:
+            lines.append(text("cheat.no_stock_with", lang, players=", ".join(at_once)))
+    refused = [plural("count.players", players, lang) for players, n in deals.items() if not n]
+    if refused:
+        lines.append(text("cheat.not_shared", lang, players=", ".join(refused)))
+    if deals[4] == 1:
+        # Scopone: the whole deck to four players, who play it in two partnerships.
+        lines.append(text("cheat.usual_partnerships", lang, players=4))
     if rules.initial_table_sweeps:
         lines.append(text("cheat.initial_sweeps", language))
     elif rules.capture == "sum15":
@@ -340,6 +412,10 @@ def _scoring(rules: RuleSet, language: str, deck: DeckStyle) -> tuple[str, ...]:
     if bonus:
         points = plural("count.points", bonus, lang)
         lines.append(text("cheat.all_sevens_bonus", lang, points=points))
+    if rules.re_bello:
+        lines.append(text("cheat.re_bello", lang, card=card_name(Card.parse("Kd"), deck, lang)))
+    if rules.napola:
+        lines.append(text("cheat.napola", lang, ace=ace))
     lines.append(text("cheat.each_sweep", lang))
     lines.append(text("cheat.tie", lang))
     return tuple(lines)
@@ -376,7 +452,7 @@ def cheat_sheet(
     winning = text("cheat.section.winning", lang, target=rules.target_score)
     return (
         Section(text("cheat.section.taking", lang), _taking(rules, lang, style)),
-        Section(text("cheat.section.sweeps", lang), _sweeps(rules, lang)),
+        Section(text("cheat.section.sweeps", lang), _sweeps(rules, lang, style)),
         Section(text("cheat.section.dealing", lang), _dealing(rules, lang)),
         Section(text("cheat.section.scoring", lang), _scoring(rules, lang, style)),
         Section(winning, _winning(rules, lang)),

@@ -16,13 +16,17 @@ What the players enter for one hand (a :class:`HandEntry`), one number per side:
 - ``sevens_winner``: with setenta (``sevens="ranking"``) or ``primiera``, the side that wins
   the category, or None when nobody does (a tie at the top; with ``primiera_needs_all_suits``,
   no side holding every suit). The players compare their best cards at the table anyway, and
-  the category's outcome is all that scoring needs from it, so this is exact and one tap.
+  the category's outcome is all that scoring needs from it, so this is exact and one tap;
+- ``king_of_coins``: with re bello (``re_bello``), *which* side took the king of coins;
+- ``coin_runs``: with napola (``napola``), each side's run of coins from the ace up, unbroken
+  (3 for A-2-3, 4 for A-2-3-4...; 0 for the sides without the ace of coins).
 
 The counts are checked against each other (cards 40, coins 10, sevens 4, one holder of the
 seven of coins, no side with more coins or sevens than cards, every sweep at least two cards,
-a setenta winner with the most sevens...) and a bad entry raises :class:`ScorePadError`, an
-:class:`~escoba.errors.InvalidScoreError` whose text names the hand, the side and the field,
-in any language of :data:`escoba.catalogue.LANGUAGES`. Hands are numbered from 1, sides from 0.
+a setenta winner with the most sevens, one run of coins, no longer than the side's coins...)
+and a bad entry raises :class:`ScorePadError`, an :class:`~escoba.errors.InvalidScoreError`
+whose text names the hand, the side and the field, in any language of
+:data:`escoba.catalogue.LANGUAGES`. Hands are numbered from 1, sides from 0.
 
 >>> from escoba import RULESETS
 >>> first = HandEntry(cards=(22, 18), coins=(6, 4), seven_of_coins=0, sweeps=(2, 1),
@@ -69,11 +73,13 @@ FIELDS: Final[tuple[str, ...]] = (
     "seven_of_coins",
     "sevens",
     "sevens_winner",
+    "king_of_coins",
+    "coin_runs",
     "sweeps",
 )
 """The fields of a hand's entry, in the order the pad asks for them."""
 
-_PER_SIDE: Final = ("cards", "coins", "sevens", "sweeps")
+_PER_SIDE: Final = ("cards", "coins", "sevens", "coin_runs", "sweeps")
 _TOTALS: Final = {"cards": 40, "coins": 10, "sevens": 4}
 
 
@@ -104,6 +110,11 @@ class HandEntry:
     """Sevens each side took (4 in all); None when not counted (see :func:`entry_fields`)."""
     sevens_winner: int | Literal[_NotGiven.NOT_GIVEN] | None = NOT_GIVEN
     """Setenta or primiera: the side that wins the category, None if nobody does."""
+    king_of_coins: int | None = None
+    """Re bello: the side that took the king of coins; None when not counted."""
+    coin_runs: Sequence[int] | None = None
+    """Napola: each side's run of coins from the ace (0 without the ace of coins); None when
+    not counted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +173,13 @@ _CODE_KEYS: Final[Mapping[str, str]] = {
     "winner_all_sevens": message_key("pad.winner_all_sevens"),
     "winner_most_sevens": message_key("pad.winner_most_sevens"),
     "winner_all_cards": message_key("pad.winner_all_cards"),
+    "king_needed": message_key("pad.king_needed"),
+    "king_coins": message_key("pad.king_coins"),
+    "runs_needed": message_key("pad.runs_needed"),
+    "run_over_coins": message_key("pad.run_over_coins"),
+    "one_run": message_key("pad.one_run"),
+    "run_seven": message_key("pad.run_seven"),
+    "run_king": message_key("pad.run_king"),
     "match_over": message_key("pad.match_over"),
     "sides_count": message_key("pad.sides_count"),
     "names_count": message_key("pad.names_count"),
@@ -182,6 +200,8 @@ _FIELD_KEYS: Final[Mapping[str, str]] = {
     "seven_of_coins": message_key("pad.field.seven_of_coins"),
     "sevens": message_key("pad.field.sevens"),
     "sevens_winner": message_key("pad.field.sevens_winner"),
+    "king_of_coins": message_key("pad.field.king_of_coins"),
+    "coin_runs": message_key("pad.field.coin_runs"),
     "sweeps": message_key("pad.field.sweeps"),
     "sides": message_key("pad.field.sides"),
     "names": message_key("pad.field.names"),
@@ -200,6 +220,8 @@ _COUNTED: Final[Mapping[str, Mapping[str, str]]] = {
     "coins_and_sevens": {"coins": "coins", "sevens": "sevens", "needed": "cards"},
     "sweeps_cards": {"sweeps": "sweeps", "needed": "cards"},
     "winner_missing_suit": {"cards": "cards", "coins": "coins"},
+    "king_coins": {"coins": "coins"},
+    "run_over_coins": {"coins": "coins"},
 }
 """The numbers a refusal shows with their noun ("11 coins"), in the plural form they need."""
 
@@ -302,12 +324,18 @@ def entry_fields(rules: RuleSet) -> tuple[str, ...]:
     ('cards', 'coins', 'seven_of_coins', 'sevens_winner', 'sweeps')
     >>> entry_fields(RULESETS["escoba-classic"])
     ('cards', 'coins', 'seven_of_coins', 'sevens', 'sweeps')
+    >>> entry_fields(RULESETS["scopa"].replace(re_bello=True, napola=True))
+    ('cards', 'coins', 'seven_of_coins', 'sevens_winner', 'king_of_coins', 'coin_runs', 'sweeps')
     """
     needed = {"cards", "coins", "seven_of_coins", "sweeps"}
     if _counts_sevens(rules):
         needed.add("sevens")
     if _names_winner(rules):
         needed.add("sevens_winner")
+    if rules.re_bello:
+        needed.add("king_of_coins")
+    if rules.napola:
+        needed.add("coin_runs")
     return tuple(name for name in FIELDS if name in needed)
 
 
@@ -330,6 +358,8 @@ class _Checked:
     sweeps: tuple[int, ...]
     sevens: tuple[int, ...] | None
     winner: int | None
+    king: int | None
+    runs: tuple[int, ...] | None
 
 
 class _HandChecker:
@@ -396,14 +426,54 @@ class _HandChecker:
             raise self.fail(
                 "not_a_side", field="sevens_winner", value=repr(winner), last=self.sides - 1
             )
+        king = entry.king_of_coins
+        if king is None:
+            if rules.re_bello:
+                raise self.fail("king_needed", field="king_of_coins")
+        elif not _is_side(king, self.sides):
+            raise self.fail(
+                "not_a_side", field="king_of_coins", value=repr(king), last=self.sides - 1
+            )
+        runs: tuple[int, ...] | None = None
+        if entry.coin_runs is not None:
+            runs = self.per_side("coin_runs", entry.coin_runs)
+        elif rules.napola:
+            raise self.fail("runs_needed", field="coin_runs")
         for field, values in (("cards", cards), ("coins", coins), ("sevens", sevens)):
             if values is not None and sum(values) != _TOTALS[field]:
                 raise self.fail(f"{field}_total", field=field, total=sum(values))
         for side in range(self.sides):
             self.check_side(side, cards[side], coins[side], sevens, sweeps[side], side == holder)
+        if king is not None:
+            # The king of coins is a coin, and so is the seven of coins if the same side took it.
+            needed = 1 + (1 if king == holder else 0)
+            if coins[king] < needed:
+                raise self.fail("king_coins", side=king, field="coins", coins=needed)
+        if runs is not None:
+            self.check_runs(runs, coins, holder, king)
         if _names_winner(rules):
             self.check_winner(winner, cards, coins, sevens)
-        return _Checked(cards, coins, holder, sweeps, sevens, winner)
+        return _Checked(cards, coins, holder, sweeps, sevens, winner, king, runs)
+
+    def check_runs(
+        self, runs: tuple[int, ...], coins: tuple[int, ...], holder: int, king: int | None
+    ) -> None:
+        """A run of coins from the ace: one side at most (one ace of coins), no longer than
+        its coins, holding the seven (a run of 7 or more) and the king (10) it passes."""
+        field = "coin_runs"
+        started = [side for side, run in enumerate(runs) if run]
+        if len(started) > 1:
+            raise self.fail("one_run", side=started[1], field=field)
+        for side in started:
+            run = runs[side]
+            if run > coins[side]:
+                raise self.fail(
+                    "run_over_coins", side=side, field=field, run=run, coins=coins[side]
+                )
+            if run >= 7 and side != holder:
+                raise self.fail("run_seven", side=side, field=field, run=run)
+            if run == 10 and king is not None and side != king:
+                raise self.fail("run_king", side=side, field=field, run=run)
 
     def check_side(
         self,
@@ -554,5 +624,7 @@ def _score(
         [count == 4 for count in sevens],
         hand.sweeps,
         rules,
+        None if hand.king is None else [side == hand.king for side in range(sides)],
+        hand.runs,
     )
     return points, breakdown

@@ -30,12 +30,12 @@ from typing import Final, Literal
 from .captures import captures
 from .cards import Card, DeckStyle, card_name, parse_cards
 from .catalogue import message_key, plural, text
-from .cheatsheet import category_label
+from .cheatsheet import category_label, coin_run_name
 from .errors import InvalidMoveError
 from .explanation import HandExplanation, SideTally, explain_hand
 from .moves import Move
 from .rules import RULESETS, RuleSet
-from .scoring import CATEGORIES, HandResult, score_hand
+from .scoring import HandResult, categories_in_play, score_hand
 
 __all__ = [
     "LESSONS",
@@ -231,6 +231,7 @@ def step_text(step: Step, language: str = "en", deck: DeckStyle = "french") -> s
 
 
 _SEVEN_OF_COINS: Final = Card.parse("7d")
+_KING_OF_COINS: Final = Card.parse("Kd")
 _SIDES: Final = (message_key("tutorial.side.you"), message_key("tutorial.side.opponent"))
 
 
@@ -270,11 +271,9 @@ def score_rows(step: Step, language: str = "en", deck: DeckStyle = "french") -> 
     """A score step's categories: what each side holds in each, and the points it makes."""
     why = explained(step)
     rows: list[ScoreRow] = []
-    for category in CATEGORIES:
+    for category in categories_in_play(step.rules):
         points = why.breakdown[category]
-        if (category == "all_sevens" and not any(points)) or (
-            category == "sevens" and why.sevens_mode == "none"
-        ):
+        if category == "all_sevens" and not any(points):
             continue
         shown = tuple(
             _held(category, tally, why.sevens_mode, language, deck) for tally in why.sides
@@ -295,6 +294,10 @@ def _held(category: str, tally: SideTally, sevens: str, language: str, deck: Dec
         return card_name(_SEVEN_OF_COINS, deck, language) if tally.seven_of_coins else "—"
     if category == "sweeps":
         return plural("count.sweeps", tally.sweeps, language)
+    if category == "re_bello":
+        return card_name(_KING_OF_COINS, deck, language) if tally.king_of_coins else "—"
+    if category == "napola":
+        return coin_run_name(tally.coin_run, deck, language) if tally.coin_run else "—"
     if category == "all_sevens" or sevens == "sevens":
         return plural("count.sevens", len(tally.sevens), language)
     names = " ".join(card_name(card, deck, language) for card in tally.ranked_best)

@@ -55,6 +55,6 @@ def replay_command(
         else:
             run_replay(game, levels, person, deck_style, chosen_language)
             return
-    words = Words(deck_style, chosen_language, game.sides, levels, you=person)
+    words = Words(deck_style, chosen_language, game.sides, levels, you=person, rules=game.rules)
     for line in replay_lines(game, words):
         typer.echo(line)

@@ -36,6 +36,7 @@ def words_for(session: Session) -> Words:
         session.game.sides,
         session.levels,
         you=session.person,
+        rules=session.game.rules,
     )
 
 

@@ -12,11 +12,13 @@ from typing import Final
 
 from ..cards import Card, DeckStyle, Suit, card_name
 from ..catalogue import message_key, plural, text
+from ..cheatsheet import coin_run_name
 from ..explanation import HandExplanation
 from ..messages import level_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
-from ..scoring import CATEGORIES, HandResult
+from ..rules import RuleSet
+from ..scoring import CATEGORIES, HandResult, categories_in_play
 
 __all__ = ["Captures", "Words", "by_suit", "capital", "captures_shown", "computer_names"]
 
@@ -26,6 +28,8 @@ _PAD_KEYS: Final[Mapping[str, str]] = {
     "seven_of_coins": message_key("play.pad.seven_of_coins"),
     "sevens": message_key("play.pad.sevens"),
     "all_sevens": message_key("play.pad.all_sevens"),
+    "re_bello": message_key("play.pad.re_bello"),
+    "napola": message_key("play.pad.napola"),
     "sweeps": message_key("play.pad.sweeps"),
 }
 """The score pad's row label of each scoring category."""
@@ -90,7 +94,11 @@ def by_suit(cards: Iterable[Card]) -> list[list[Card]]:
 
 
 class Words:
-    """Lines for one reader: a deck style, a language, and the seat that is "you" (if any)."""
+    """Lines for one reader: a deck style, a language, and the seat that is "you" (if any).
+
+    ``rules``, the match's, leave out of the score pad the categories that cannot score under
+    them (re bello and napola unless played...); without them every category is shown.
+    """
 
     def __init__(
         self,
@@ -99,12 +107,15 @@ class Words:
         sides: Sequence[Sequence[int]],
         levels: Sequence[str | None],
         you: int | None = None,
+        rules: RuleSet | None = None,
     ) -> None:
         self.deck: DeckStyle = deck
         self.language = language
         self.sides = tuple(tuple(side) for side in sides)
         self.levels = tuple(levels)
         self.you = you
+        self.categories = CATEGORIES if rules is None else categories_in_play(rules)
+        """The score pad's categories, in pad order."""
         self._computers = computer_names(self.levels, language, with_level=False)
 
     def text(self, key: str, **params: object) -> str:
@@ -232,7 +243,7 @@ class Words:
         names = [self.side(i) for i in range(len(self.sides))]
         rows: list[tuple[str, Sequence[int]]] = [
             (label, result.breakdown[category])
-            for category, label in zip(CATEGORIES, self.category_labels(), strict=True)
+            for category, label in zip(self.categories, self.category_labels(), strict=True)
         ]
         rows.append((self.text("play.pad.hand"), result.points))
         rows.append((self.text("play.pad.total"), totals))
@@ -250,7 +261,8 @@ class Words:
 
     def explanation(self, number: int, why: HandExplanation) -> list[str]:
         """What each side took, behind the hand's points: one line per count (cards, coins,
-        the seven of coins, the sevens or each suit's best card, the primiera, sweeps)."""
+        the seven of coins, the sevens or each suit's best card, the primiera, the king of
+        coins and the run of coins where the rules score them, sweeps)."""
 
         def row(label_key: str, values: Sequence[object]) -> str:
             shown = "; ".join(
@@ -284,8 +296,32 @@ class Words:
                 for side in sides
             ]
             lines.append(row("tui.why.primiera", sums))
+        if why.re_bello:
+            king = Card.parse("Kd")
+            lines.append(
+                row(
+                    "tui.why.king_of_coins",
+                    [named([king] if s.king_of_coins else []) for s in sides],
+                )
+            )
+        if why.napola:
+            runs = [
+                self.coin_run(side.coin_run, points)
+                for side, points in zip(sides, why.breakdown["napola"], strict=True)
+            ]
+            lines.append(row("tui.why.coin_run", runs))
         lines.append(row("tui.why.sweeps", [side.sweeps for side in sides]))
         return lines
+
+    def coin_run(self, run: int, points: int) -> str:
+        """A run of coins from the ace and the points it scored: "A-2-3-4: 4 points", "A-2",
+        or "–" without the ace of coins."""
+        if not run:
+            return "–"
+        name = coin_run_name(run, self.deck, self.language)
+        if not points:
+            return name
+        return self.text("tui.why.run", run=name, points=self.plural("count.points", points))
 
     def captures(self, captures: Captures) -> list[str]:
         """The captured cards of a hand: its title, then each side's count and sweeps, and
@@ -303,8 +339,8 @@ class Words:
         return lines
 
     def category_labels(self) -> list[str]:
-        """The score pad's row labels, one per scoring category, in pad order."""
-        return [self.text(_PAD_KEYS[category]) for category in CATEGORIES]
+        """The score pad's row labels, one per scoring category shown, in pad order."""
+        return [self.text(_PAD_KEYS[category]) for category in self.categories]
 
 
 def capital(line: str) -> str:

@@ -109,7 +109,12 @@ class EscobaApp(App[None]):
         self.language = session.language
         self.pace = pace
         self.words = Words(
-            session.deck, session.language, self.game.sides, session.levels, you=self.person
+            session.deck,
+            session.language,
+            self.game.sides,
+            session.levels,
+            you=self.person,
+            rules=self.rules,
         )
         self._computers = computer_names(session.levels, session.language)
         self._computers_short = computer_names(session.levels, session.language, with_level=False)

@@ -47,6 +47,9 @@ _OPTION_KEYS: Final = {
     "primiera_needs_all_suits": message_key("tui.opt.primiera_needs_all_suits"),
     "all_coins_two": message_key("tui.opt.all_coins_two"),
     "big_wins": message_key("tui.opt.big_wins"),
+    "ace_takes_all": message_key("tui.opt.ace_takes_all"),
+    "re_bello": message_key("tui.opt.re_bello"),
+    "napola": message_key("tui.opt.napola"),
 }
 """The message key of each yes-or-no option's label (``escoba.rules.BOOL_OPTIONS``)."""
 

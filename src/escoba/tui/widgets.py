@@ -17,13 +17,13 @@ from textual.widgets import Static
 
 from ..cards import Card, DeckStyle, Suit, card_name
 from ..catalogue import message_key
-from ..cheatsheet import sevens_label
+from ..cheatsheet import coin_run_name, sevens_label
 from ..explanation import HandExplanation
 from ..moves import Move
 from ..play.render import by_suit
 from ..rules import RuleSet
-from ..scoring import CATEGORIES, HandResult
-from .texts import t
+from ..scoring import HandResult, categories_in_play
+from .texts import t, tn
 
 __all__ = [
     "SUIT_COLOURS",
@@ -171,6 +171,8 @@ _CATEGORY_KEYS: Final[Mapping[str, str]] = {
     "coins": message_key("tui.cat.coins"),
     "seven_of_coins": message_key("tui.cat.seven_of_coins"),
     "all_sevens": message_key("tui.cat.all_sevens"),
+    "re_bello": message_key("tui.cat.re_bello"),
+    "napola": message_key("tui.cat.napola"),
     "sweeps": message_key("tui.cat.sweeps"),
 }
 
@@ -198,7 +200,7 @@ def score_tables(
         table.add_column("")
         for name in side_names:
             table.add_column(name, justify="right")
-        for category in CATEGORIES:
+        for category in categories_in_play(rules):
             values = result.breakdown.get(category, (0,) * len(side_names))
             table.add_row(_category_label(category, rules, language), *map(str, values))
         for side, points in enumerate(result.points):
@@ -223,7 +225,8 @@ def explanation_table(
     language: str,
 ) -> Table:
     """The counts behind a hand's score, side by side: cards and coins taken, the seven of
-    coins, the sevens or each suit's best card (with the primiera's sum), sweeps; under it,
+    coins, the sevens or each suit's best card (with the primiera's sum), the king of coins
+    (re bello) and the run of coins (napola) where the rules score them, sweeps; under it,
     the leftovers and who took them."""
     table = Table(
         title=t("tui.why.title", language, n=number + 1), title_justify="left", expand=False
@@ -259,6 +262,20 @@ def explanation_table(
                 for side in sides
             ),
         )
+    if why.re_bello:
+        king = Card.parse("Kd")
+        table.add_row(
+            t("tui.why.king_of_coins", language),
+            *(named([king] if side.king_of_coins else []) for side in sides),
+        )
+    if why.napola:
+        table.add_row(
+            t("tui.why.coin_run", language),
+            *(
+                coin_run_text(side.coin_run, points, style, language)
+                for side, points in zip(sides, why.breakdown["napola"], strict=True)
+            ),
+        )
     table.add_row(t("tui.why.sweeps", language), *(str(side.sweeps) for side in sides))
     if why.leftovers and why.last_capturer_side is not None:
         table.caption = t(
@@ -269,6 +286,17 @@ def explanation_table(
         )
         table.caption_justify = "left"
     return table
+
+
+def coin_run_text(run: int, points: int, style: DeckStyle, language: str) -> str:
+    """A side's run of coins from the ace and the points it scored: "A-2-3-4: 4 points",
+    "A-2", or "–" without the ace of coins."""
+    if not run:
+        return "–"
+    name = coin_run_name(run, style, language)
+    if not points:
+        return name
+    return t("tui.why.run", language, run=name, points=tn("count.points", points, language))
 
 
 class ScorePadScreen(_Modal):
