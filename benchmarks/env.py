@@ -35,6 +35,7 @@ CONFIGURATIONS: tuple[tuple[str, str, int, bool], ...] = (
     ("2-player Escoba", "escoba", 2, False),
     ("2-player Scopa", "scopa", 2, False),
     ("4-player Escoba, partnerships", "escoba", 4, True),
+    ("4-player Scopone scientifico, partnerships", "scopone-scientifico", 4, True),
 )
 GOAL = 3.0  # the environment should cost less than this many times the engine per step
 

@@ -43,7 +43,7 @@ class EscobaEnv(AECEnv):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "escoba_v0",
+        "name": "escoba_v1",  # v1: the observation of 490 entries (Scopone, regional options)
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
