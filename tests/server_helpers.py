@@ -355,10 +355,12 @@ def is_state(message: Message) -> bool:
 
 
 def moves_played(state: Message) -> int:
-    """Moves played in the match up to this state (a hand has 36 plays)."""
+    """Moves played in the match up to this state (a hand has 36 plays, 40 in Scopone
+    scientifico: the cards not dealt to the first table; a bare match view counts 36)."""
     match = state.get("match", state)
     plays = sum(event["kind"] == "play" for event in match["history"])
-    return int(match["hand_number"]) * PLAYS_PER_HAND + plays
+    table_cards = state.get("room", {}).get("rules", {}).get("table_cards", 4)
+    return int(match["hand_number"]) * (40 - int(table_cards)) + plays
 
 
 def play_message(move: Message) -> Message:

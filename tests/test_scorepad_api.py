@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from escoba import CATEGORIES, RULESETS
+from escoba import RULESETS
 from escoba.cheatsheet import summary
 from escoba.rules import INT_OPTIONS
 from escoba.server.app import BodyLimit
@@ -74,7 +74,8 @@ def test_a_pad_of_two_hands(client: TestClient) -> None:
     assert pad["preset"] == "escoba"
     assert pad["rules"] == RULESETS["escoba"].to_dict()
     assert pad["sides"] == 2
-    assert pad["categories"] == list(CATEGORIES)
+    # the categories the escoba preset can score: no bonus for all sevens, re bello, napola
+    assert pad["categories"] == ["cards", "coins", "seven_of_coins", "sevens", "sweeps"]
     assert pad["fields"] == ["cards", "coins", "seven_of_coins", "sevens_winner", "sweeps"]
     first, second = pad["hands"]
     assert first == {
@@ -86,6 +87,8 @@ def test_a_pad_of_two_hands(client: TestClient) -> None:
             "seven_of_coins": [1, 0],
             "sevens": [1, 0],
             "all_sevens": [0, 0],
+            "re_bello": [0, 0],
+            "napola": [0, 0],
             "sweeps": [2, 1],
         },
         "totals": [6, 1],
@@ -146,6 +149,8 @@ def test_four_sides_most_sevens_and_the_bonus(client: TestClient) -> None:
         "seven_of_coins": [1, 0, 0, 0],
         "sevens": [1, 0, 0, 0],
         "all_sevens": [1, 0, 0, 0],
+        "re_bello": [0, 0, 0, 0],
+        "napola": [0, 0, 0, 0],
         "sweeps": [0, 1, 0, 0],
     }
 
@@ -255,11 +260,11 @@ def test_bad_hands_are_refused_naming_hand_side_and_field(
 
 
 def test_unknown_preset(client: TestClient) -> None:
-    """RULES.md, Presets: the six names."""
+    """RULES.md, Presets: the six names, and the two Scopone (docs/rules.md)."""
     message = refusal(client, {"rules": "briscola"}, "unknown_rules")
     assert message == (
         "rules: no rule set is called 'briscola': choose one of escoba, escoba-fournier, "
-        "escoba-primiera, escoba-classic, scopa, escova"
+        "escoba-primiera, escoba-classic, scopa, escova, scopone-scientifico, scopone-classico"
     )
 
 
@@ -470,6 +475,7 @@ def test_the_rules_for_the_page(client: TestClient) -> None:
         for option in answer["options"]
         if option["kind"] == "int"
     }
-    assert ranges == INT_OPTIONS
+    assert ranges == {name: INT_OPTIONS[name] for name in ranges}
+    assert set(ranges) == {"all_sevens_bonus", "target_score", "win_by"}
     assert answer["sevens_labels"]["sevens"] == "más sietes"
     assert client.get("/api/scorepad/rules", params={"language": "xx"}).status_code == 200

@@ -22,7 +22,7 @@ from escoba.ai import LEVELS
 from escoba.cheatsheet import cheat_sheet
 from escoba.errors import RulesError
 from escoba.messages import LANGUAGES
-from escoba.rules import BOOL_OPTIONS, OPTION_NAMES
+from escoba.rules import BOOL_OPTIONS, OPTION_NAMES, PRESET_SEATING
 from escoba.server.app import WEB, create_app
 from escoba.server.storage import hash_token
 from server_helpers import (
@@ -78,6 +78,12 @@ def test_presets_list_every_preset_every_option_and_the_levels(client: TestClien
     assert answer["options"]["capture"]["kind"] == "choice"
     assert answer["options"]["sevens"]["kind"] == "choice"
     assert answer["levels"] == list(LEVELS)
+    # Scopone is seated 4 in partnerships (docs/rules.md, Scopone): the lobby seats it so.
+    assert answer["seating"] == {
+        name: {"players": players, "partnerships": pairs}
+        for name, (players, pairs) in PRESET_SEATING.items()
+    }
+    assert answer["seating"]["scopone-scientifico"] == {"players": 4, "partnerships": True}
 
 
 def test_every_choice_of_every_option_opens_a_room(client: TestClient) -> None:
@@ -96,6 +102,27 @@ def test_every_preset_opens_a_room_with_its_rules(client: TestClient, preset: st
     info = room_info(client, ticket["room"])
     assert info["preset"] == preset
     assert info["rules"] == RULESETS[preset].to_dict()
+    assert info["deals_per_hand"] == RULESETS[preset].deals_per_hand(2)
+
+
+def test_scopone_in_partnerships_deals_the_whole_deck_at_once(client: TestClient) -> None:
+    """docs/rules.md, Scopone scientifico: 10 cards to each of 4, nothing on the table, no
+    stock: one deal a hand."""
+    ticket = create_room(
+        client,
+        rules="scopone-scientifico",
+        players=4,
+        partnerships=True,
+        seats=["person", "easy", "easy", "easy"],
+    )
+    assert room_info(client, ticket["room"])["deals_per_hand"] == 1
+    with connect(client, ticket["room"]) as peer:
+        _, state = peer.join(ticket["token"])
+    match = state["match"]
+    assert len(match["hand"]) == 10  # the computers play until it is the person's turn
+    assert match["stock_size"] == 0
+    held = sum(match["hand_sizes"]) + len(match["table"]) + sum(map(len, match["captured"]))
+    assert held == 40
 
 
 # -- opening a room ------------------------------------------------------------------------
@@ -148,6 +175,28 @@ REFUSED_ROOMS: list[tuple[str, dict[str, Any], int, str, str]] = [
         400,
         "bad_rules",
         "initial_table_sweeps",
+    ),
+    (
+        # docs/rules.md, Scopone: 10 cards to each of 4; with 3 the deck does not share out
+        "scopone with three players",
+        {"rules": "scopone-scientifico", "players": 3, "seats": ["person", "easy", "easy"]},
+        400,
+        "bad_rules",
+        "10 cards to each of 3 players",
+    ),
+    (
+        "a hand of ten cards over four table cards",
+        {"rules": "scopa", "players": 4, "seats": ["person"] * 4, "options": {"hand_cards": 10}},
+        400,
+        "bad_rules",
+        "hand_cards",
+    ),
+    (
+        "asso piglia tutto in a game of fifteens",
+        {"options": {"ace_takes_all": True}},
+        400,
+        "bad_rules",
+        "ace_takes_all",
     ),
     ("fewer seats than players", {"players": 3}, 400, "bad_seats", "3"),
     ("more seats than players", {"seats": ["person", "easy", "easy"]}, 400, "bad_seats", "3"),

@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from conftest import build_deck, make_record
-from escoba import DECK, RULESETS, Game, Play
+from escoba import DECK, RULESETS, Game, Play, RuleSet
 from escoba.records import replay
 from escoba.server import rooms
 from escoba.server.protocol import StateMessage, match_view
@@ -79,10 +79,12 @@ class Position:
 
 def voided_tables(record: dict[str, Any], hand: int) -> tuple[frozenset[str], ...]:
     """The face-up cards of every deal of ``hand`` that was thrown in (RULES.md "A hand",
-    step 1: three cards to each seat, then four to the table)."""
-    players = record["players"]
+    step 1: three cards to each seat, then four to the table; in Scopone classico nine to
+    each seat first)."""
+    rules = RuleSet.from_dict(record["rules"])
+    first = rules.hand_cards * record["players"]
     deals = record["hands"][hand]["deals"]
-    return tuple(frozenset(deck[3 * players : 3 * players + 4]) for deck in deals[:-1])
+    return tuple(frozenset(deck[first : first + rules.table_cards]) for deck in deals[:-1])
 
 
 def recorded_positions(record: dict[str, Any]) -> list[Position]:
@@ -353,14 +355,31 @@ TABLES = [
 ]
 
 
-@pytest.mark.parametrize("table", TABLES)
-@pytest.mark.parametrize("preset", list(RULESETS))
+SCOPONE = ("scopone-scientifico", "scopone-classico")
+# Scopone is a game of two partnerships (docs/rules.md, Scopone): played as such only, with
+# its 10- or 9-card hands, partners' hands hidden from each other.
+GAMES = [
+    *(
+        pytest.param(preset, table.values[0], id=f"{table.id}-{preset}")
+        for preset in RULESETS
+        if preset not in SCOPONE
+        for table in TABLES
+    ),
+    *(
+        pytest.param(preset, TABLES[-1].values[0], id=f"4 in partnerships-{preset}")
+        for preset in SCOPONE
+    ),
+]
+
+
+@pytest.mark.parametrize(("preset", "table"), GAMES)
 def test_no_message_shows_a_hidden_card(
     client: TestClient, preset: str, table: dict[str, Any]
 ) -> None:
     rng = random.Random(f"{preset} {table}")
     checked = play_and_check(client, rng, rules=preset, **table)
-    assert checked.moves >= 36  # RULES.md "A hand": 40 cards less 4 on the table, all played
+    # RULES.md "A hand": every card but the first table's is played
+    assert checked.moves >= RULESETS[preset].plays_per_hand
     assert checked.messages >= 4 * checked.moves
 
 

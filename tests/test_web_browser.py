@@ -50,7 +50,8 @@ def play_one_card(page: Any) -> None:
     playable.wait_for(timeout=TIMEOUT)
     card = playable.get_attribute("data-card")
     moves = int(playable.get_attribute("data-moves") or "1")
-    playable.click()
+    # near its left edge: in a long hand (Scopone's 10 cards) the next card covers the rest
+    playable.click(position={"x": 12, "y": 40})
     if moves > 1:
         page.get_by_test_id("capture-choice").first.click()
     # The last play of a hand may be dealt again in the next one: the score pad says it went.
@@ -87,6 +88,47 @@ def test_play_a_full_hand_against_the_computer_by_clicking(page: Any, server: Se
         assert str(total) in totals
     page.get_by_test_id("scorepad-close").click()
     assert page.get_by_test_id("hand-number").inner_text().strip().endswith("2")
+
+
+def test_a_scopone_room_with_three_computers(page: Any, server: Server) -> None:
+    """Issue 18: Scopone scientifico from the lobby (docs/rules.md, Scopone: 4 players in two
+    partnerships, 10 cards each, nothing on the table, no stock). Choosing it seats four in
+    partnerships; three players are refused with the engine's reason and nothing opens; the
+    asso piglia tutto option is offered only where a card takes cards of its own value."""
+    page.goto(server.url + "/")
+    page.get_by_test_id("nickname").fill("Ana")
+    page.locator("#options summary").click()
+    ace = page.get_by_test_id("option-ace_takes_all")
+    expect(ace).to_be_disabled()  # Escoba: sums of 15
+    page.get_by_test_id("preset").select_option("scopone-scientifico")
+    expect(page.get_by_test_id("players")).to_have_value("4")
+    expect(page.get_by_test_id("partnerships")).to_be_checked()
+    expect(ace).to_be_enabled()
+    expect(page.locator("label[for=seat-kind-2]")).to_have_text("Partner")
+
+    page.get_by_test_id("players").select_option("3")
+    page.get_by_test_id("create-room").click()
+    error = page.locator("#create-error")
+    expect(error).to_contain_text("do not share out", timeout=TIMEOUT)
+    assert "/room/" not in page.url
+
+    page.get_by_test_id("players").select_option("4")
+    page.get_by_test_id("partnerships").check()
+    for seat in (1, 2, 3):
+        page.get_by_test_id(f"seat-kind-{seat}").select_option("easy")
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    room = page.url.rsplit("/", 1)[1]
+    expect(page.locator("#game-name")).to_have_text("Scopone scientifico", timeout=TIMEOUT)
+    hand = page.get_by_test_id("hand-card")
+    expect(hand).to_have_count(10, timeout=TIMEOUT)  # the computers play until Ana's turn
+    expect(page.get_by_test_id("stock-size")).to_be_hidden()
+    for held in (9, 8, 7):
+        play_one_card(page)
+        expect(hand).to_have_count(held, timeout=TIMEOUT)
+    match = watch(server, room)["match"]
+    assert match["stock_size"] == 0
+    assert sum(event["kind"] == "play" for event in match["history"]) >= 9  # 3 rounds of 4
 
 
 def test_a_refused_join_shows_a_clear_message(chromium: Any, server: Server) -> None:

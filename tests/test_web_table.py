@@ -33,10 +33,15 @@ TIMEOUT = 20_000  # ms
 SIZES = [(1280, 800), (1366, 768), (1920, 1080), (390, 844)]
 
 # Every corner (a little inside) and the centre of each element: the element itself must be
-# the one drawn there, inside the window, with nothing over it.
+# the one drawn there, inside the window, with nothing over it. A card that the next one of
+# its row overlaps (a long hand, Scopone's 10 cards) is checked on the strip left uncovered,
+# which must be wide enough to show its corner and take a click.
 UNCOVERED = """
 (selectors) => {
   const problems = [];
+  if (document.documentElement.scrollWidth > innerWidth) {
+    problems.push(`the page scrolls sideways: ${document.documentElement.scrollWidth}px wide`);
+  }
   for (const selector of selectors) {
     const nodes = [...document.querySelectorAll(selector)]
       .filter((node) => node.getClientRects().length);
@@ -49,11 +54,19 @@ UNCOVERED = """
         problems.push(`${name} is outside the ${window} window: ${JSON.stringify(box)}`);
         continue;
       }
+      const next = node.nextElementSibling?.matches(selector)
+        ? node.nextElementSibling.getBoundingClientRect() : null;
+      const overlapped = next && next.top < box.bottom && next.left < box.right;
+      const right = overlapped ? next.left : box.right;
+      if (right - box.left < 24) {
+        problems.push(`${name} shows only ${right - box.left}px from under the next card`);
+        continue;
+      }
       const inset = 4;
       const points = [
-        [box.left + inset, box.top + inset], [box.right - inset, box.top + inset],
-        [box.left + inset, box.bottom - inset], [box.right - inset, box.bottom - inset],
-        [(box.left + box.right) / 2, (box.top + box.bottom) / 2],
+        [box.left + inset, box.top + inset], [right - inset, box.top + inset],
+        [box.left + inset, box.bottom - inset], [right - inset, box.bottom - inset],
+        [(box.left + right) / 2, (box.top + box.bottom) / 2],
       ];
       for (const [x, y] of points) {
         const hit = document.elementFromPoint(x, y);
@@ -102,12 +115,38 @@ def choice_room(table_server: Server) -> tuple[str, dict[int, str], int, dict[st
     return room, tokens, seat, seat_state(table_server, room, tokens[seat])["match"]
 
 
+@pytest.fixture(scope="module")
+def scopone_room(table_server: Server) -> tuple[str, dict[int, str], int]:
+    """A Scopone scientifico room of four people in partnerships (docs/rules.md, Scopone: 10
+    cards each, nothing on the table) after its first play: the seat to move holds 10 cards
+    and the table the one card played. Nobody plays in it after that."""
+    room, tokens = person_room(
+        table_server, players=4, rules="scopone-scientifico", partnerships=True
+    )
+    first = seat_state(table_server, room, tokens[0])["match"]
+    mover = first["to_move"]
+    with connect(table_server.url.replace("http", "ws") + f"/ws/rooms/{room}") as socket:
+        peer = RemotePeer(socket)
+        _, state = peer.join(tokens[mover])
+        assert len(state["match"]["hand"]) == 10 and not state["match"]["table"]
+        peer.send(play_message(state["match"]["legal"][0]))
+        peer.until(lambda m: m["type"] == "state" and m["match"]["to_move"] != mover)
+    seat = (mover + 1) % 4
+    return room, tokens, seat
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_hand_table_and_turn_stay_in_sight(
-    chromium: Any, table_server: Server, choice_room: Any, width: int, height: int
+    chromium: Any,
+    table_server: Server,
+    choice_room: Any,
+    scopone_room: Any,
+    width: int,
+    height: int,
 ) -> None:
     """Issue 16, item 1: with the hint open, during a capture choice and with a refusal shown,
-    the player's cards, the table and whose turn it is are inside the window, uncovered."""
+    the player's cards, the table and whose turn it is are inside the window, uncovered; and
+    (issue 18) a 10-card Scopone hand too."""
     room, tokens, seat, match = choice_room
     context = chromium.new_context(
         viewport={"width": width, "height": height}, reduced_motion="reduce"
@@ -154,6 +193,18 @@ def test_hand_table_and_turn_stay_in_sight(
         page.get_by_test_id("hint-button").click()
         page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
         assert_in_sight(page, "with four players and the hint open")
+
+        # Issue 18: Scopone's 10-card hand, every card in sight and clickable, the hint open;
+        # the whole deck is dealt at once, so no stock is shown.
+        room, tokens, seat = scopone_room
+        sit_down(page, table_server, room, seat, tokens[seat])
+        expect(page.get_by_test_id("hand-card")).to_have_count(10)
+        expect(page.get_by_test_id("turn-indicator")).to_have_attribute("data-seat", str(seat))
+        expect(page.get_by_test_id("stock-size")).to_be_hidden()
+        assert_in_sight(page, "with a 10-card hand")
+        page.get_by_test_id("hint-button").click()
+        page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
+        assert_in_sight(page, "with a 10-card hand and the hint open")
     finally:
         context.close()
 

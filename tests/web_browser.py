@@ -149,9 +149,9 @@ def page(context: Any) -> Iterator[Any]:
     opened.on("pageerror", lambda error: errors.append(str(error)))
 
     def console(message: Any) -> None:
-        # A refusal the test provokes (409, 422) is logged by the browser; a 404 or 500 is not
-        # expected anywhere, nor any script error.
-        if message.type == "error" and not re.search(r"status of (409|422)\b", message.text):
+        # A refusal the test provokes (400, 409, 422) is logged by the browser; a 404 or 500 is
+        # not expected anywhere, nor any script error.
+        if message.type == "error" and not re.search(r"status of (400|409|422)\b", message.text):
             errors.append(message.text)
 
     opened.on("console", console)

@@ -39,6 +39,7 @@ from ..rules import (
     CAPTURE_MODES,
     INT_OPTIONS,
     OPTION_NAMES,
+    PRESET_SEATING,
     RULESETS,
     SEVENS_MODES,
     RuleSet,
@@ -255,6 +256,11 @@ def create_app(
                 }
         return {
             "presets": {name: rules.to_dict() for name, rules in RULESETS.items()},
+            # how a preset is usually seated, where it is not 2 alone (Scopone: 4 in pairs)
+            "seating": {
+                name: {"players": players, "partnerships": partnerships}
+                for name, (players, partnerships) in PRESET_SEATING.items()
+            },
             "options": options,
             "levels": list(LEVELS),
         }
@@ -344,6 +350,7 @@ def create_app(
             "rules": room.rules,
             "players": room.players,
             "partnerships": room.partnerships,
+            "deals_per_hand": RuleSet.from_dict(room.rules).deals_per_hand(room.players),
             "names": history.names(seats),
             "levels": [seat.level for seat in seats],
             "totals": steps[-1].totals,

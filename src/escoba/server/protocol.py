@@ -23,7 +23,7 @@ from ..explanation import SideTally, explain_hand
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
 from ..rules import RuleSet
-from ..scoring import HandResult
+from ..scoring import HandResult, categories_in_play
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -212,6 +212,9 @@ class RoomInfo(_Message):
     rules: dict[str, Any]
     players: int
     partnerships: bool
+    deals_per_hand: int
+    """How many times each seat is dealt in a hand: 1 when the whole deck is dealt at once
+    (Scopone), so that there is never a stock."""
     sides: list[list[int]]
     seats: list[SeatInfo]
     match_number: int
@@ -264,6 +267,10 @@ class SideTallyView(_Message):
     complete: bool
     """It took a card of every suit."""
     sweeps: int
+    king_of_coins: bool = False
+    """It took the king of coins (re bello)."""
+    coin_run: int = 0
+    """How many coins from the ace up it took unbroken (napola scores 3 or more)."""
 
 
 class HandResultView(_Message):
@@ -273,8 +280,11 @@ class HandResultView(_Message):
     cards: list[int]
     """Cards taken per side."""
     breakdown: dict[str, list[int]]
-    """Points per side in each category (``cards``, ``coins``, ``seven_of_coins``, ``sevens``,
-    ``all_sevens``, ``sweeps``)."""
+    """Points per side in each category (``escoba.CATEGORIES``: ``cards``, ``coins``,
+    ``seven_of_coins``, ``sevens``, ``all_sevens``, ``re_bello``, ``napola``, ``sweeps``)."""
+    categories: list[str]
+    """The categories that can score under the hand's rules, in score-pad order
+    (``escoba.scoring.categories_in_play``): the rows to show; the others are always 0."""
     sevens_mode: Literal["ranking", "sevens", "primiera", "none"]
     """The rule set's sevens category, which decides what ``tallies`` compare for it."""
     primiera_needs_all_suits: bool
@@ -448,6 +458,8 @@ def _tally_view(tally: SideTally) -> SideTallyView:
         primiera=tally.primiera,
         complete=tally.complete,
         sweeps=tally.sweeps,
+        king_of_coins=tally.king_of_coins,
+        coin_run=tally.coin_run,
     )
 
 
@@ -479,6 +491,7 @@ def _explained_view(result: HandResult, rules: RuleSet) -> HandResultView:
         sweeps=list(result.sweeps),
         cards=[len(pile) for pile in result.piles],
         breakdown={name: list(points) for name, points in result.breakdown.items()},
+        categories=list(categories_in_play(rules)),
         sevens_mode=why.sevens_mode,
         primiera_needs_all_suits=why.primiera_needs_all_suits,
         tallies=[_tally_view(tally) for tally in why.sides],

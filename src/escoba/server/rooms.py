@@ -257,6 +257,7 @@ class Room:
             rules=game.rules.to_dict(),
             players=game.players,
             partnerships=game.partnerships,
+            deals_per_hand=game.rules.deals_per_hand(game.players),
             sides=[list(side) for side in game.sides],
             seats=[
                 SeatInfo(

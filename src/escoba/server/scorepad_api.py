@@ -34,7 +34,7 @@ from ..errors import RulesError
 from ..messages import LANGUAGES
 from ..rules import INT_OPTIONS, RULESETS, SEVENS_MODES, preset_name
 from ..scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
-from ..scoring import CATEGORIES
+from ..scoring import CATEGORIES, categories_in_play
 from .protocol import ErrorMessage, Language
 
 __all__ = [
@@ -131,6 +131,8 @@ class ScorePadView(_Model):
     fields: list[str]
     """The fields a hand's entry needs under these rules."""
     categories: list[str]
+    """The categories that can score under these rules, in pad order
+    (``escoba.scoring.categories_in_play``)."""
     labels: dict[str, str]
     """Each category's label; ``sevens`` names the rules' sevens category."""
     sevens_label: str
@@ -198,7 +200,7 @@ def _view(pad: ScorePad, language: str) -> ScorePadView:
         summary=summary(rules, language),
         sides=pad.sides,
         fields=list(entry_fields(rules)),
-        categories=list(CATEGORIES),
+        categories=list(categories_in_play(rules)),
         labels={category: category_label(category, rules, language) for category in CATEGORIES},
         sevens_label=sevens_label(rules, language),
         hands=[

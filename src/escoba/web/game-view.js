@@ -51,7 +51,7 @@ function picture(node, label) {
 }
 
 function backs(count, className) {
-  const holder = picture(element("div", className), tn("game.cards_in_hand", count));
+  const holder = picture(element("div", count > 4 ? `${className} many` : className), tn("game.cards_in_hand", count));
   const back = cardBack();
   for (let index = 0; index < count; index += 1) {
     const slot = element("span", "back-slot");
@@ -218,6 +218,8 @@ export class Board {
 
   renderFelt({ room, match }, ui) {
     const me = match.seat;
+    // Dealt all at once (Scopone): there is never a stock to show.
+    byId("stock").hidden = room.deals_per_hand === 1;
     byId("stock-card").innerHTML = match.stock_size ? cardBack() : "";
     byId("stock-card").classList.toggle("empty", !match.stock_size);
     byId("stock-size").textContent = String(match.stock_size);
@@ -269,7 +271,7 @@ export class Board {
       button.classList.toggle("playable", myTurn && playable.has(card));
       button.classList.toggle("dimmed", myTurn && playable.size > 0 && !playable.has(card));
       if (myTurn && !playable.has(card)) button.setAttribute("aria-disabled", "true");
-      button.setAttribute("aria-keyshortcuts", String(match.hand.indexOf(card) + 1));
+      button.setAttribute("aria-keyshortcuts", String((match.hand.indexOf(card) + 1) % 10)); // 0: the tenth
       button.classList.toggle("chosen", ui.choice?.card === card);
       button.classList.toggle("hinted", hinted === card);
       if (myTurn) button.dataset.moves = String(moveCount(card));
@@ -277,6 +279,8 @@ export class Board {
       return button;
     });
     this.hand.replaceChildren(...cards);
+    // A long hand (Scopone's 10 cards) overlaps its cards to fit: game.css reads the count.
+    this.hand.style.setProperty("--cards", String(Math.max(cards.length, 1)));
     this.hand.classList.toggle("my-turn", myTurn);
     this.lastHand = new Set(match.hand);
     if (match.seat === null) this.hand.append(element("p", "watching-note", t("game.watching")));

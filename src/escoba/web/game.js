@@ -407,7 +407,7 @@ function cancelChoice() {
   draw();
 }
 
-// The game's keys (listed in the rules dialog): 1-4 a hand card, then 1-n a capture set,
+// The game's keys (listed in the rules dialog): 1-9 and 0 a hand card, then 1-n a capture set,
 // Escape cancels, h the hint, r the rules, s the score pad, u takes back (where the Take back
 // button is offered). Not while typing, nor over a dialog (its own keys work there: Escape
 // closes it).
@@ -421,8 +421,8 @@ function onKey(event) {
     else if (!byId("hint-text").hidden) closeHint();
     return;
   }
-  if (/^[1-9]$/.test(key)) {
-    const index = Number(key) - 1;
+  if (/^[0-9]$/.test(key)) {
+    const index = (Number(key) + 9) % 10; // 1 the first card ... 9 the ninth, 0 the tenth
     if (ui.choice) {
       const move = ui.choice.moves[index];
       if (move) play(move);

@@ -3,14 +3,16 @@
 //
 // Stable hooks for browser tests (data-testid):
 //   nickname        the nickname input (remembered between visits)
-//   preset          the game select; option values are the preset keys (escoba, scopa, ...)
+//   preset          the game select; option values are the preset keys (escoba, scopa, ...);
+//                   choosing a Scopone seats 4 players in partnerships (GET /api/presets, seating)
 //   players         the players select, "2" | "3" | "4"
 //   partnerships    checkbox, enabled only with 4 players
 //   seat-kind-<n>   one select per other seat n = 1..players-1 (seat 0 is the creator):
 //                   "person" (a friend joins with the link) or a computer level
 //   create-room     the big "Play" submit button
 //   my-room         each entry of the "your rooms" list (with data-room)
-// Rule options live in a <details id="options">, one field per option named `option-<name>`.
+// Rule options live in a <details id="options">, one field per option named `option-<name>`;
+// an option that makes no sense with the others (OPTION_NEEDS) is unchecked and disabled.
 
 import { mountHeader } from "./header.js";
 import { applyTexts, known, t, tn } from "./i18n.js";
@@ -28,7 +30,12 @@ const seatRows = document.getElementById("seat-rows");
 const optionFields = document.getElementById("option-fields");
 const errorBox = document.getElementById("create-error");
 
-let catalogue = { presets: {}, options: {}, levels: LEVELS };
+let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS };
+// Options that only make sense with another's value: what escoba.rules refuses otherwise.
+const OPTION_NEEDS = {
+  ace_takes_all: (values) => values.capture === "match",
+  primiera_needs_all_suits: (values) => values.sevens === "primiera",
+};
 // The chosen kind of each other seat, kept while the number of players changes.
 const seatKinds = ["person", "medium", "medium", "medium"];
 
@@ -50,6 +57,15 @@ function fillPresets() {
 
 function describePreset() {
   document.getElementById("preset-blurb").textContent = known(`lobby.blurb.${presetSelect.value}`) ?? "";
+}
+
+// A preset played at its own seating (Scopone: 4 players in partnerships) is seated so.
+function seatPreset() {
+  const seating = catalogue.seating?.[presetSelect.value];
+  if (!seating) return;
+  playersSelect.value = String(seating.players);
+  partnerships.checked = Boolean(seating.partnerships);
+  fillSeats();
 }
 
 function seatLabel(seat) {
@@ -144,6 +160,20 @@ function resetOptions() {
   markChanged();
 }
 
+// Disable (and clear) the options the other options' values make meaningless.
+function checkNeeds() {
+  const values = {};
+  for (const input of optionFields.querySelectorAll("[data-kind]")) values[input.name] = inputValue(input);
+  for (const [name, needs] of Object.entries(OPTION_NEEDS)) {
+    const input = optionFields.querySelector(`[data-kind][name="${name}"]`);
+    if (!input) continue;
+    const allowed = needs(values);
+    if (!allowed) input.checked = false;
+    input.disabled = !allowed;
+    input.closest(".option").classList.toggle("disabled", !allowed);
+  }
+}
+
 function inputValue(input) {
   if (input.dataset.kind === "bool") return input.checked;
   if (input.dataset.kind === "int") return Number.parseInt(input.value, 10);
@@ -163,6 +193,7 @@ function overrides() {
 }
 
 function markChanged() {
+  checkNeeds();
   const changed = overrides();
   for (const input of optionFields.querySelectorAll("[data-kind]")) {
     input.closest(".option").classList.toggle("changed", input.name in changed);
@@ -288,6 +319,7 @@ async function start() {
   listRooms();
   presetSelect.addEventListener("change", () => {
     describePreset();
+    seatPreset();
     resetOptions();
   });
   playersSelect.addEventListener("change", fillSeats);

@@ -139,6 +139,7 @@ function renderTable(step) {
   else box.replaceChildren(el("p", { class: "table-empty", text: t("common.table_empty") }));
 
   const stock = $("replay-stock");
+  stock.hidden = state.data.deals_per_hand === 1; // dealt all at once (Scopone): never a stock
   const count = Number.isInteger(step.stock_size) ? step.stock_size : 0;
   const pile = el("span", { class: `stock-pile${count ? "" : " empty"}` });
   if (count) pile.innerHTML = cardBack();

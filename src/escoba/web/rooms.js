@@ -8,7 +8,9 @@ import { capitalised, known, t } from "./i18n.js";
 const TICKET_PREFIX = "escoba.ticket.";
 const NICKNAME_KEY = "escoba.nickname";
 
-export const PRESETS = ["escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova"];
+export const PRESETS = [
+  "escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova", "scopone-scientifico", "scopone-classico",
+];
 export const LEVELS = ["beginner", "easy", "medium", "hard", "expert", "master"];
 export const MAX_NICKNAME = 24;
 

@@ -1,6 +1,6 @@
 // A finished hand's score explained, for the game's score pad and the replay: for every
 // category each side's count and its points (cards 22 – 18 → 1 – 0, coins, the seven of coins,
-// the sevens or primiera comparison card by card, sweeps) and the leftovers with who took
+// the sevens or primiera comparison card by card, re bello and napola where played, sweeps) and the leftovers with who took
 // them; and a side's captured cards grouped by suit. Everything comes from the server's
 // HandResultView (escoba.explain_hand): nothing is counted again here.
 //
@@ -19,7 +19,9 @@ import { t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
 import { categoryName } from "./rooms.js";
 
-const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "sweeps"];
+// Score-pad order; a result names the categories its rules can score (result.categories).
+const CATEGORIES = ["cards", "coins", "seven_of_coins", "sevens", "all_sevens", "re_bello", "napola", "sweeps"];
+const COIN_RUN = ["Ad", "2d", "3d", "4d", "5d", "6d", "7d", "Jd", "Qd", "Kd"]; // napola's run, from the ace
 const FRENCH_SUITS = { d: "game.suit_coins", h: "game.suit_cups", s: "game.suit_swords", c: "game.suit_clubs" };
 const SYMBOLS = { d: "♦", h: "♥", s: "♠", c: "♣" };
 
@@ -139,11 +141,10 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
     tr.append(node("th", { scope: "row", text: categoryName(category, rules) }), ...cells);
     body.append(tr);
   };
-  const shown = [...CATEGORIES.filter((key) => key in breakdown), ...Object.keys(breakdown).filter((key) => !CATEGORIES.includes(key))];
+  // The rows of the categories these rules can score (escoba.scoring.categories_in_play).
+  const inPlay = list(result.categories);
+  const shown = [...CATEGORIES.filter((key) => inPlay.includes(key)), ...inPlay.filter((key) => !CATEGORIES.includes(key))];
   for (const category of shown) {
-    if (category === "sevens" && result.sevens_mode === "none") continue;
-    // The all-sevens bonus is a row only where the rules give it or somebody scored it.
-    if (category === "all_sevens" && !rules?.all_sevens_bonus && !rules?.big_wins && !list(breakdown.all_sevens).some(Boolean)) continue;
     row(category, tallies.map((tally, side) => {
       const scored = points(category, side);
       if (category === "cards") return cell(category, side, tally.cards, scored, String(tally.cards));
@@ -155,6 +156,13 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
       if (category === "all_sevens") {
         const count = list(tally.sevens).length;
         return cell(category, side, count, scored, tn("count.sevens", count));
+      }
+      if (category === "re_bello") {
+        return cell(category, side, tally.king_of_coins ? 1 : 0, scored, tally.king_of_coins ? miniCard("Kd") : "");
+      }
+      if (category === "napola") {
+        const run = Number(tally.coin_run) || 0;
+        return cell(category, side, run, scored, cards(COIN_RUN.slice(0, run)));
       }
       if (category === "sweeps") return cell(category, side, tally.sweeps, scored, String(tally.sweeps));
       return cell(category, side, "", scored, "");
