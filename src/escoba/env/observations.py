@@ -91,7 +91,7 @@ FIELDS: Final[tuple[tuple[str, int, int], ...]] = (
     ("played", 160, 1),  # 4 seat slots x 40: the cards each seat has played this hand
     ("hand_sizes", 4, MAX_HAND),  # by seat slot: cards in hand
     ("stock_size", 1, MAX_STOCK),  # cards left to deal
-    ("sweeps", 4, 40),  # by side slot: sweeps this hand (38 at most)
+    ("sweeps", 4, 40),  # by side slot: sweeps this hand
     ("totals", 4, CAP),  # by side slot: match points so far (finished hands)
     ("hand_number", 1, CAP),  # hands finished before this one
     ("dealer", 4, 1),  # one-hot seat slot of the dealer
