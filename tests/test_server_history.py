@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba import RULESETS, Game
+from escoba import RULESETS, Game, RuleSet
+from escoba.scoring import categories_in_play
 from escoba.server.history import MAX_TOKENS, YourMatch, tally
 from escoba.server.storage import Storage
 from server_helpers import assert_refused, database_url, running_app
@@ -39,10 +40,11 @@ def store_match(
     seed: int,
     partnerships: bool = False,
     finish: bool = True,
+    rules: RuleSet = SHORT,
 ) -> Stored:
     """A room whose seats are (nickname, token) for people or a computer level, and its match
     played with random legal moves (to its end, or for 3 moves), stored move by move."""
-    game = Game(SHORT, players=len(seats), partnerships=partnerships, seed=seed)
+    game = Game(rules, players=len(seats), partnerships=partnerships, seed=seed)
     levels = [None if isinstance(seat, tuple) else seat for seat in seats]
     match = storage.create_room(room, game, levels, seed=seed)
     for number, seat in enumerate(seats):
@@ -65,6 +67,8 @@ def sweeps(game: Game, side: int) -> int:
 ANA = "ana-token-0123456789abcdef"
 ANA_AGAIN = "ana-other-browser-0123456789"
 BEA = "bea-token-0123456789abcdef"
+CLEO = "cleo-token-0123456789abcdef"
+SCOPONE = RULESETS["scopone-scientifico"].replace(target_score=4)
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +93,14 @@ def server(
         "people": store_match(storage, "r-people", [("Bea", BEA), ("Ana", ANA_AGAIN)], seed=3),
         "playing": store_match(storage, "r-playing", [("Ana", ANA), "hard"], seed=4, finish=False),
         "bea": store_match(storage, "r-bea", [("Bea", BEA), "easy"], seed=5),
+        "scopone": store_match(
+            storage,
+            "r-scopone",
+            [("Cleo", CLEO), "easy", "easy", "easy"],
+            seed=6,
+            partnerships=True,
+            rules=SCOPONE,
+        ),
     }
     storage.close()
     with running_app(database) as client:
@@ -185,6 +197,27 @@ def test_a_match_replays_for_its_players_only(server: dict[str, Any]) -> None:
         assert set(body) == {"type", "code", "message"}
         assert "Ana" not in response.text and "beginner" not in response.text
     assert others[1].json()["message"] == unknown.json()["message"].replace("987654", str(match_id))
+
+
+def test_a_scopone_match_is_listed_and_replays_hand_by_hand(server: dict[str, Any]) -> None:
+    """docs/rules.md, Scopone scientifico: each hand deals the whole deck at once (no stock)
+    and plays all 40 cards; the replay shows every one, and the score rows its rules play."""
+    client: TestClient = server["client"]
+    stored: Stored = server["matches"]["scopone"]
+    (listed,) = mine(client, CLEO)["matches"]
+    assert listed["totals"] == list(stored.game.totals)
+    assert listed["sweeps"] == [sweeps(stored.game, side) for side in (0, 1)]
+    answer = client.post(f"/api/matches/{stored.match_id}/replay", json={"tokens": [CLEO]}).json()
+    assert answer["preset"] is None and answer["rules"] == SCOPONE.to_dict()
+    assert answer["deals_per_hand"] == 1
+    steps = answer["steps"]
+    hands = len(stored.game.results)
+    assert sum(step["event"] is not None for step in steps) == 40 * hands
+    assert all(step["stock_size"] == 0 for step in steps)
+    assert [len(hand) for hand in steps[0]["hands"]] == [10, 10, 10, 10]
+    for result in answer["results"]:
+        assert result["categories"] == list(categories_in_play(SCOPONE))
+        assert sum(result["cards"]) == 40
 
 
 def test_making_a_match_public_lists_it_for_everyone(server: dict[str, Any]) -> None:

@@ -111,6 +111,7 @@ function renderSeats(step) {
   const hands = list(step.hands);
   const played = step.event?.kind === "play" ? step.event.seat : null;
   grid.dataset.players = String(players);
+  grid.classList.toggle("long-hands", (state.data.rules?.hand_cards ?? 3) > 4);
   for (let seat = 0; seat < players; seat += 1) {
     const hand = cards(hands[seat]);
     const badges = el("span", { class: "badges" });
