@@ -53,6 +53,47 @@ def test_a_whole_match_with_option_one(data: Path) -> None:
     assert list((data / "matches").glob("*.json"))
 
 
+def test_a_scopone_match_seated_four_in_partnerships_by_default(data: Path) -> None:
+    """Issue 18: Scopone scientifico is played four in two partnerships, the whole deck dealt at
+    once (10 cards each, the table empty, no stock); with re bello and napola set, the score
+    pad has their rows."""
+    code, out, _ = play(
+        "--rules",
+        "scopone-scientifico",
+        "--seed",
+        "2",
+        "-o",
+        "beginner",
+        "--set",
+        "re_bello=true",
+        "--set",
+        "napola=true",
+        input="1\n" * 200,
+    )
+    assert code == 0
+    assert "4 players" in out and "Partnerships: seats 0 and 2 against seats 1 and 3." in out
+    first = out[: out.index("Your moves:")]
+    assert re.search(r"^Your hand: (\S+, ){9}\S+\.$", first, re.M)
+    assert "Cards left to deal: 0." in first
+    assert "  re bello (king of coins)" in out and "  napola (run of coins)" in out
+    assert re.search(r"You (win|lose) the match", out)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--rules", "scopone-classico", "--players", "3"], "9 cards to each of 3 players"),
+        (["--rules", "scopone-scientifico", "--set", "hand_cards=7"], "do not share out"),
+        (["--rules", "scopa", "--set", "ace_takes_all=maybe"], "ace_takes_all"),
+    ],
+)
+def test_a_seating_the_deck_does_not_share_out_is_refused(args: list[str], fragment: str) -> None:
+    code, out, err = play(*args)
+    assert code == 2 and out == ""
+    assert err.startswith("Error: ") and fragment in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_yes_piped_into_the_command() -> None:
     yes = subprocess.Popen(["yes", "1"], stdout=subprocess.PIPE)
     try:

@@ -20,6 +20,7 @@ from escoba.ai.coach import Coach
 from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cheatsheet import cheat_sheet_lines
+from escoba.observation import Deal
 from escoba.play import Session, Storage
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
 from escoba.tui.replay import replay_steps
@@ -246,6 +247,44 @@ def test_four_players_in_partnership_fit_the_screen() -> None:
         assert "Computer 3 (easy)" in app.screen_text()
 
     run(check, players=4, partnerships=True, levels=["beginner", "medium", "easy"])
+
+
+def test_a_scopone_hand_of_ten_cards_fits_and_plays_to_its_score_pad() -> None:
+    """Issue 18: Scopone scientifico deals the whole deck, 10 cards to each of four seats; the
+    ten cards show at 80x24 even with long card names, 0 picks the tenth, and the hand plays
+    to its end with no further deal."""
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        hand = app.observation.hand
+        assert len(hand) == 10 and app.observation.stock_size == 0
+        slots = [app.query_one(f"#hand-{n}") for n in range(1, 11)]
+        assert all(slot.display and slot.region.height for slot in slots)
+        for widget in app.screen.query("Static"):
+            if widget.display and widget.region.height:
+                assert widget.region.right <= SIZE[0] and widget.region.bottom <= SIZE[1]
+        text = app.screen_text()
+        assert "[0] " + card_name(hand[9], "spanish") in text
+        await pilot.press("0")
+        if app.choosing:
+            await pilot.press("1")
+        mine = [e for e in app.game.history() if isinstance(e, Play) and e.seat == 0]
+        assert mine[0].move.card == hand[9]
+        for _ in range(200):
+            if app.game.results:
+                break
+            await step(app, pilot)
+        assert len(app.game.results) == 1 and isinstance(app.screen, ScorePadScreen)
+        assert [e.round for e in app.game.history(0) if isinstance(e, Deal)] == [1]
+
+    run(
+        check,
+        rules=RULESETS["scopone-scientifico"],
+        players=4,
+        partnerships=True,
+        levels=["beginner"],
+        deck_style="spanish",
+        seed=3,
+    )
 
 
 def test_full_match_against_a_beginner_completes(

@@ -182,6 +182,37 @@ def test_a_nonsense_combination_shows_the_engine_error_and_does_not_start() -> N
     assert run(test).return_value is None
 
 
+def test_scopone_is_seated_four_in_partnerships_and_a_seating_the_deck_refuses_is_shown() -> None:
+    """Issue 18: Scopone, four players in two partnerships, 10 cards each and an empty table;
+    three players cannot share out 40 cards by 10 (the engine's RulesError, on the screen)."""
+    with pytest.raises(RulesError) as refused:
+        RULESETS["scopone-scientifico"].deals_per_hand(3)
+
+    async def test(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
+        await choose(pilot, "#preset", "scopone-scientifico")
+        assert app.query_one("#players", Select).value == 4
+        assert app.query_one("#partnerships", Checkbox).value
+        assert app.query_one("#hand_cards", Input).value == "10"
+        assert app.query_one("#table_cards", Select).value == 0
+        assert t("setup.hand_cards", "en") in screen_text(app)
+        fits(app)
+        await choose(pilot, "#players", 3)
+        await pilot.click("#play")
+        assert app.error == str(refused.value) and app.is_running
+        fits(app)
+        await choose(pilot, "#players", 4)
+        app.query_one("#partnerships", Checkbox).value = True
+        app.query_one("#napola", Checkbox).value = True
+        app.query_one("#ace_takes_all", Checkbox).value = True
+        await pilot.pause()
+        assert app.error is None
+        await pilot.click("#play")
+
+    chosen = run(test).return_value
+    assert chosen is not None and chosen.players == 4 and chosen.partnerships
+    assert chosen.rules == RULESETS["scopone-scientifico"].replace(napola=True, ace_takes_all=True)
+
+
 def test_cancel_returns_none() -> None:
     async def by_q(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
         await pilot.press("q")

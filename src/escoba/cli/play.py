@@ -10,16 +10,14 @@ import typer
 
 from ..cards import DeckStyle
 from ..errors import EscobaError
-from ..rules import RuleSet
+from ..rules import PRESET_SEATING, RuleSet
 from . import app, full_screen
 from .errors import fail
 from .options import (
     BASE_PRESET,
     Deck,
     Language,
-    Partnerships,
     Plain,
-    Players,
     RandomSeed,
     RulesPreset,
     Settings,
@@ -78,8 +76,25 @@ def play_command(
     ] = False,
     seed: RandomSeed = None,
     rules_name: RulesPreset = BASE_PRESET,
-    players: Players = 2,
-    partnerships: Partnerships = False,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            help="Seats at the table: 2, 3 or 4 (default: as the preset is usually played, "
+            "4 for Scopone, else 2).",
+            show_default=False,
+        ),
+    ] = None,
+    partnerships: Annotated[
+        bool | None,
+        typer.Option(
+            "--partnerships/--no-partnerships",
+            help="With 4 players: seats 0+2 against 1+3 (default: as the preset is usually "
+            "played, Scopone in partnerships).",
+            show_default=False,
+        ),
+    ] = None,
     opponents: Annotated[
         list[str] | None,
         typer.Option(
@@ -119,8 +134,18 @@ def play_command(
         if language is not None:
             session.language = language
     else:
+        # Scopone is seated four in two partnerships unless the person says otherwise.
+        usual_players, usual_partnerships = PRESET_SEATING.get(rules_name, (2, False))
+        if players is None:
+            players = usual_players
+        if partnerships is None:
+            partnerships = usual_partnerships and players == usual_players
         check_table(players, partnerships)
         rules = rules_from(rules_name, settings)
+        try:
+            rules.deals_per_hand(players)  # the deck must share out among the seats
+        except EscobaError as error:
+            fail(f"--players {players}: {error}")
         levels = opponents or ["medium"]
         if len(levels) not in (1, players - 1):
             fail(

@@ -17,8 +17,8 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.events import Key
+from textual.containers import Grid, Horizontal, Vertical
+from textual.events import Key, Resize
 from textual.timer import Timer
 from textual.widgets import Static
 
@@ -33,6 +33,7 @@ from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from ..play.render import Words, captures_shown, computer_names
 from ..play.session import Played, Session, SessionError
 from ..play.storage import Storage
+from ..rules import INT_OPTIONS
 from .texts import t, tn
 from .widgets import (
     CapturesScreen,
@@ -49,7 +50,9 @@ from .widgets import (
 
 __all__ = ["COSTLY", "EscobaApp"]
 
-HAND_SLOTS = 3
+HAND_SLOTS = INT_OPTIONS["hand_cards"][1]
+"""The most cards a hand holds: 10 in Scopone scientifico (3 in most games)."""
+HAND_GAP = 3
 CHOICE_SLOTS = 12
 LOG_LINES = 4
 COSTLY = 0.5
@@ -73,8 +76,13 @@ class EscobaApp(App[None]):
     #status { text-style: bold; }
     .label { color: $text-muted; }
     #table-cards { min-height: 1; margin-bottom: 1; }
-    #hand { height: 1; }
-    #hand > Static { width: auto; margin-right: 3; }
+    #hand { height: auto; }
+    #hand > Static { width: auto; margin-right: 1; }
+    #hand-cards {
+        layout: grid; grid-size: 3; grid-columns: auto; grid-gutter: 0 3;
+        height: auto; width: 1fr;
+    }
+    #hand-cards > Choice { width: auto; }
     #choices { height: auto; max-height: 6; }
     #message { color: $warning; min-height: 1; }
     #log { height: auto; margin-top: 1; color: $text; }
@@ -191,10 +199,14 @@ class EscobaApp(App[None]):
         yield Static(id="table-cards", markup=False)
         with Horizontal(id="hand"):
             yield Static(
-                self.tr("tui.label", label=self.tr("tui.your_hand")), classes="label", markup=False
+                self.tr("tui.label", label=self.tr("tui.your_hand")),
+                id="hand-label",
+                classes="label",
+                markup=False,
             )
-            for number in range(1, HAND_SLOTS + 1):
-                yield Choice("card", number, id=f"hand-{number}")
+            with Grid(id="hand-cards"):
+                for number in range(1, HAND_SLOTS + 1):
+                    yield Choice("card", number, id=f"hand-{number}")
         with Vertical(id="choices"):
             for number in range(1, CHOICE_SLOTS + 1):
                 yield Choice("set", number, id=f"choice-{number}")
@@ -243,19 +255,38 @@ class EscobaApp(App[None]):
             self.cards(obs.table, sep="   ") if obs.table else Text(self.tr("tui.empty"))
         )
         self.query_one("#table-cards", Static).update(table)
+        shown: list[Text] = []
         for number in range(1, HAND_SLOTS + 1):
             slot = self.query_one(f"#hand-{number}", Choice)
             if number <= len(obs.hand):
-                line = Text(f"[{number}] ", style="bold")
+                # The key that picks it: 1 to 9, and 0 for the tenth card.
+                line = Text(f"[{number % 10}] ", style="bold")
                 line.append_text(self.card(obs.hand[number - 1]))
                 slot.update(line)
                 slot.display = True
+                shown.append(line)
             else:
                 slot.update("")
                 slot.display = False
+        self._fit_hand(shown)
         self._show_choices()
         self.query_one("#message", Static).update(Text(self.message))
         self.query_one("#log", Static).update(self._log_text(obs.history))
+
+    def _fit_hand(self, cards: Sequence[Text]) -> None:
+        """As many cards of the hand on a line as the screen's width holds: a Scopone hand of
+        10 cards, or long card names, take two lines or more, never past the edge."""
+        label = self.query_one("#hand-label", Static)
+        room = self.size.width - 2 - len(plain_text(label)) - 1  # the screen's padding
+        widest = max((card.cell_len for card in cards), default=1)
+        columns = max(1, min(len(cards), (room + HAND_GAP) // (widest + HAND_GAP)))
+        self.query_one("#hand-cards", Grid).styles.grid_size_columns = columns
+
+    def on_resize(self, event: Resize) -> None:
+        slots = self.query("#hand-cards > Choice").results(Choice)
+        shown = [Text(plain_text(slot)) for slot in slots if slot.display]
+        if shown:  # nothing to fit before the game is drawn, or on another screen
+            self._fit_hand(shown)
 
     def _show_choices(self) -> None:
         for number in range(1, CHOICE_SLOTS + 1):

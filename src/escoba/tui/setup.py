@@ -1,8 +1,9 @@
 """The setup screen of ``escoba play``: rule set and options, seats, levels, deck, language.
 
 :class:`SetupApp` returns the chosen :class:`SetupChoice` when the person presses Play, or
-None when they cancel. A combination the engine refuses (its ``RulesError``) is shown on the
-screen and never starts a match.
+None when they cancel. A combination the engine refuses (its ``RulesError``), a seating the
+deck does not share out among included, is shown on the screen and never starts a match.
+Picking a preset seats the table as it is usually played (Scopone: four in partnerships).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..cards import DECK_STYLES, DeckStyle
 from ..catalogue import LANGUAGE_NAMES, message_key
 from ..errors import EscobaError
 from ..messages import deck_name, level_name
-from ..rules import BOOL_OPTIONS, RULESETS, RuleSet
+from ..rules import BOOL_OPTIONS, PRESET_SEATING, RULESETS, RuleSet
 from .texts import UI_LANGUAGES, t
 
 __all__ = ["BOOL_OPTIONS", "OptionBox", "SetupApp", "SetupChoice", "run_setup"]
@@ -33,6 +34,8 @@ _LABEL_KEYS: Final = {
     "preset": message_key("tui.setup.preset"),
     "target": message_key("tui.setup.target"),
     "win_by": message_key("tui.setup.win_by"),
+    "hand_cards": message_key("tui.setup.hand_cards"),
+    "table_cards": message_key("tui.setup.table_cards"),
     "players": message_key("tui.setup.players"),
     "deck": message_key("tui.setup.deck"),
     "language": message_key("tui.setup.language"),
@@ -106,6 +109,7 @@ class SetupApp(App[SetupChoice | None]):
     #options { grid-size: 2; grid-columns: 1fr 1fr; height: auto; margin: 1 0; }
     #options Checkbox { height: 1; }
     #partnerships { width: auto; }
+    #table_cards { width: 8; }
     #error { color: $error; height: auto; min-height: 1; }
     #buttons { height: 1; }
     #buttons Button { margin-right: 2; }
@@ -148,6 +152,18 @@ class SetupApp(App[SetupChoice | None]):
                 yield Static(classes="gap")
                 yield Static(id="label-win_by", classes="label")
                 yield Input(str(rules.win_by), type="integer", compact=True, id="win_by")
+            with Horizontal(classes="row"):
+                yield Static(id="label-hand_cards", classes="label")
+                yield Input(str(rules.hand_cards), type="integer", compact=True, id="hand_cards")
+                yield Static(classes="gap")
+                yield Static(id="label-table_cards", classes="label")
+                yield Select(
+                    [(str(n), n) for n in (0, 4)],
+                    value=rules.table_cards if rules.table_cards in (0, 4) else 4,
+                    allow_blank=False,
+                    compact=True,
+                    id="table_cards",
+                )
             with Grid(id="options"):
                 for name in BOOL_OPTIONS:
                     yield OptionBox(value=bool(getattr(rules, name)), compact=True, id=name)
@@ -252,8 +268,7 @@ class SetupApp(App[SetupChoice | None]):
         try:
             return int(raw)
         except ValueError:
-            key = "tui.setup.target" if name == "target_score" else "tui.setup.win_by"
-            label = t(key, self.language)
+            label = t(_LABEL_KEYS["target" if name == "target_score" else name], self.language)
             raise EscobaError(t("tui.setup.whole_number", self.language, name=label)) from None
 
     def rules(self) -> RuleSet:
@@ -261,8 +276,10 @@ class SetupApp(App[SetupChoice | None]):
         changes: dict[str, object] = {
             name: self.query_one(f"#{name}", Checkbox).value for name in BOOL_OPTIONS
         }
-        changes["target_score"] = self._number("target_score")
-        changes["win_by"] = self._number("win_by")
+        for name in ("target_score", "win_by", "hand_cards"):
+            changes[name] = self._number(name)
+        table_cards = self._select("table_cards")
+        changes["table_cards"] = table_cards if isinstance(table_cards, int) else 4
         return RULESETS[self._preset].replace(**changes)
 
     def choice(self) -> SetupChoice:
@@ -270,9 +287,11 @@ class SetupApp(App[SetupChoice | None]):
         players = self._players()
         levels = tuple(str(self._select(f"level-{seat}")) for seat in range(1, players))
         deck = str(self._select("deck"))
+        rules = self.rules()
+        rules.deals_per_hand(players)  # the deck must share out among the seats
         return SetupChoice(
             preset=self._preset,
-            rules=self.rules(),
+            rules=rules,
             players=players,
             partnerships=players == 4 and self.query_one("#partnerships", Checkbox).value,
             opponents=levels,
@@ -305,6 +324,12 @@ class SetupApp(App[SetupChoice | None]):
             self.query_one(f"#{option}", Checkbox).value = bool(getattr(rules, option))
         self.query_one("#target_score", Input).value = str(rules.target_score)
         self.query_one("#win_by", Input).value = str(rules.win_by)
+        self.query_one("#hand_cards", Input).value = str(rules.hand_cards)
+        self.query_one("#table_cards", Select).value = rules.table_cards
+        if name in PRESET_SEATING:  # seated as it is usually played
+            players, partnerships = PRESET_SEATING[name]
+            self.query_one("#players", Select).value = players
+            self.query_one("#partnerships", Checkbox).value = partnerships
         self.call_after_refresh(self._check)
 
     @on(Select.Changed, "#players")
@@ -322,6 +347,7 @@ class SetupApp(App[SetupChoice | None]):
 
     @on(Checkbox.Changed)
     @on(Input.Changed)
+    @on(Select.Changed, "#table_cards")
     def _option_changed(self) -> None:
         self._check()
 
