@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 
 from escoba import RULESETS, Game, Move, Observation, Play, RuleSet, card_name
 from escoba.ai.coach import Coach
+from escoba.cards import DeckStyle
 from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cheatsheet import cheat_sheet_lines
@@ -461,11 +462,14 @@ def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
     asyncio.run(main())
 
 
-def test_replay_of_a_four_player_match_fits() -> None:
-    game = Game(RULESETS["escoba"], 4, True, seed=3)
+@pytest.mark.parametrize(
+    ("preset", "deck"), [("escoba", "french"), ("scopone-classico", "italian")]
+)
+def test_replay_of_a_four_player_match_fits(preset: str, deck: DeckStyle) -> None:
+    game = Game(RULESETS[preset], 4, True, seed=3)
     for _ in range(30):
         game.play(game.legal_moves()[0])
-    app = ReplayApp(game, [None, "easy", "medium", "hard"], 0, "french", "de")
+    app = ReplayApp(game, [None, "easy", "medium", "hard"], 0, deck, "de")
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
