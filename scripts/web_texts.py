@@ -75,7 +75,7 @@ BUILT: Final[dict[str, Callable[[], Iterable[str | tuple[str, ...]]]]] = {
     # options with named values other than the sevens (those are cheat.sevens.*)
     "rules.option.*.*": lambda: (("capture", mode) for mode in CAPTURE_MODES),
     "rules.preset.*": lambda: RULESETS,
-    "scorepad.field.*": lambda: ("cards", "coins", "sevens", "sweeps"),
+    "scorepad.field.*": lambda: ("cards", "coins", "sevens", "coin_runs", "sweeps"),
 }
 """Each key the scripts build from a value, written with ``*`` for each ``${...}``, and the
 values that go in (a tuple of one value for each ``*``)."""

@@ -155,6 +155,28 @@ def test_four_sides_most_sevens_and_the_bonus(client: TestClient) -> None:
     }
 
 
+def test_re_bello_and_napola_score_from_the_king_and_the_runs(client: TestClient) -> None:
+    """docs/rules.md, regional options: re bello (the king of coins scores 1) and napola (A-2-3
+    of coins score 3, one more for each coin after them in an unbroken run)."""
+    options = {"re_bello": True, "napola": True}
+    entry = hand(coins=[6, 4], king_of_coins=1, coin_runs=[4, 0])
+    pad = post(client, rules="scopa", options=options, hands=[entry]).json()
+    assert pad["fields"] == [
+        "cards", "coins", "seven_of_coins", "sevens_winner", "king_of_coins", "coin_runs", "sweeps"
+    ]  # fmt: skip
+    assert pad["categories"] == [
+        "cards", "coins", "seven_of_coins", "sevens", "re_bello", "napola", "sweeps"
+    ]  # fmt: skip
+    breakdown = pad["hands"][0]["breakdown"]
+    assert breakdown["re_bello"] == [0, 1]
+    assert breakdown["napola"] == [4, 0]  # A-2-3-4 of coins
+    # Left out under these rules: the pad names the missing field.
+    assert "king" in refusal(
+        client, {"rules": "scopa", "options": options, "hands": [hand(coin_runs=[0, 0])]},
+        "king_needed",
+    )  # fmt: skip
+
+
 def test_escova_all_coins_and_no_sevens_category(client: TestClient) -> None:
     """RULES.md, Scoring a hand, escova: all 10 coins score 2; no sevens category."""
     pad = post(client, rules="escova", hands=[hand(coins=[10, 0], sevens_winner="leave out")])
@@ -247,7 +269,7 @@ def test_labels_and_messages_in_the_asked_language(client: TestClient) -> None:
             hand(coin=[5, 5]),
             "unknown_field",
             "Hand 1: there is no field 'coin'; the fields are cards, coins, seven_of_coins, "
-            "sweeps, sevens, sevens_winner",
+            "sweeps, sevens, sevens_winner, king_of_coins, coin_runs",
         ),
     ],
 )
@@ -467,6 +489,8 @@ def test_the_rules_for_the_page(client: TestClient) -> None:
         "all_coins_two": "bool",
         "all_sevens_bonus": "int",
         "big_wins": "bool",
+        "re_bello": "bool",
+        "napola": "bool",
         "target_score": "int",
         "win_by": "int",
     }

@@ -307,3 +307,37 @@ def test_score_pad_for_real_cards(page: Any, server: Server) -> None:
     error.wait_for(state="visible", timeout=TIMEOUT)
     assert error.inner_text().strip()
     assert page.get_by_test_id("hand-row-2").count() == 0
+
+
+def test_score_pad_with_re_bello_and_napola(page: Any, server: Server) -> None:
+    """docs/rules.md, regional options: with re bello and napola the pad asks who took the king
+    of coins and each side's run of coins, and scores them as the engine does."""
+    page.goto(server.url + "/scorepad")
+    page.get_by_test_id("preset").select_option("scopa")
+    page.get_by_test_id("options").locator("summary").click()
+    page.get_by_test_id("option-re_bello").check()
+    page.get_by_test_id("option-napola").check()
+    page.get_by_test_id("entry-coin_runs-0").wait_for(timeout=TIMEOUT)
+    page.get_by_test_id("entry-cards-0").fill("20")
+    page.get_by_test_id("entry-coins-0").fill("6")
+    page.get_by_test_id("entry-seven_of_coins-0").check()
+    page.get_by_test_id("entry-sevens_winner-none").check()
+    page.get_by_test_id("entry-king_of_coins-1").check()
+    page.get_by_test_id("entry-coin_runs-0").fill("3")
+    page.get_by_test_id("save-hand").click()
+    page.get_by_test_id("hand-row-1").wait_for(timeout=TIMEOUT)
+    rules = RULESETS["scopa"].replace(re_bello=True, napola=True)
+    entry = HandEntry(
+        cards=(20, 20),
+        coins=(6, 4),
+        seven_of_coins=0,
+        sweeps=(0, 0),
+        sevens_winner=None,
+        king_of_coins=1,
+        coin_runs=(3, 0),
+    )
+    expected = tally(rules, 2, [entry]).hands[0].points
+    assert expected == (1 + 1 + 3, 1)  # coins, seven of coins, napola A-2-3; re bello
+    for side in (0, 1):
+        shown = page.get_by_test_id(f"points-1-{side}").inner_text().strip()
+        assert shown == str(expected[side])

@@ -62,6 +62,8 @@ SCORING_OPTIONS: Final[tuple[str, ...]] = (
     "all_coins_two",
     "all_sevens_bonus",
     "big_wins",
+    "re_bello",
+    "napola",
     "target_score",
     "win_by",
 )
@@ -88,6 +90,12 @@ class ScorePadHand(_Model):
         description="setenta or primiera: the side that wins it, null if nobody "
         "(must be given with those rules)",
     )
+    king_of_coins: Any = Field(
+        None, description="re bello: the side (from 0) that took the king of coins"
+    )
+    coin_runs: Any = Field(
+        None, description="napola: each side's run of coins from the ace up (0 without the ace)"
+    )
 
     def entry(self) -> HandEntry:
         winner = self.sevens_winner if "sevens_winner" in self.model_fields_set else NOT_GIVEN
@@ -98,6 +106,8 @@ class ScorePadHand(_Model):
             sweeps=self.sweeps,
             sevens=self.sevens,
             sevens_winner=winner,
+            king_of_coins=self.king_of_coins,
+            coin_runs=self.coin_runs,
         )
 
 

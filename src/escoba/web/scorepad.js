@@ -9,15 +9,18 @@
 //   sides                  select "2" | "3" | "4" (disabled while the pad has hands)
 //   side-name-<side>       name inputs (blank: "Side 1", "Side 2"...)
 //   options                <details> with the scoring options:
-//   option-<name>          sevens (select), primiera_needs_all_suits, all_coins_two, big_wins
-//                          (checkboxes), all_sevens_bonus, target_score, win_by (numbers)
+//   option-<name>          sevens (select), primiera_needs_all_suits, all_coins_two, big_wins,
+//                          re_bello, napola (checkboxes), all_sevens_bonus, target_score,
+//                          win_by (numbers)
 //   options-reset          back to the preset's options
 //   entry-form             the hand being entered (submit = save-hand)
 //   entry-title            "Hand 3" / "Editing hand 2"
-//   entry-cards-<side>, entry-coins-<side>, entry-sevens-<side>, entry-sweeps-<side>
-//                          number inputs (sevens only when the rules count sevens); the last
-//                          side's cards/coins/sevens fill themselves in until typed into
+//   entry-cards-<side>, entry-coins-<side>, entry-sevens-<side>, entry-coin_runs-<side>,
+//   entry-sweeps-<side>    number inputs (sevens only when the rules count sevens, coin_runs
+//                          with napola); the last side's cards/coins/sevens fill themselves in
+//                          until typed into
 //   entry-seven_of_coins-<side>               radio: who took the seven of coins
+//   entry-king_of_coins-<side>                radio: who took the king of coins (re bello)
 //   entry-sevens_winner-<side>, entry-sevens_winner-none
 //                          radio: who wins the setenta / primiera, or nobody (only then)
 //   save-hand, cancel-edit, entry-error       (entry-error: the server's refusal)
@@ -40,7 +43,10 @@ import { PRESETS, categoryName, optionName, presetName } from "./rooms.js";
 
 const STORE = "escoba.scorepad";
 const PREVIOUS = "escoba.scorepad.previous";
-const COUNTS = ["cards", "coins", "sevens", "sweeps"];
+const COUNTS = ["cards", "coins", "sevens", "coin_runs", "sweeps"];
+// Counts asked only when the rules need them (the server's `fields`); blank means 0 for these.
+const OPTIONAL_COUNTS = ["sevens", "coin_runs"];
+const ZERO_BY_DEFAULT = ["coin_runs", "sweeps"];
 // What the sides take together: the last side's count is filled in from the others'.
 const DECK_TOTALS = { cards: 40, coins: 10, sevens: 4 };
 
@@ -344,11 +350,11 @@ function buildEntry(entry) {
   const parts = [cell("corner")];
   for (let side = 0; side < sides; side += 1) parts.push(cell("side-head", sideName(side)));
   for (const field of COUNTS) {
-    if (field === "sevens" && !needed.includes("sevens")) continue;
+    if (OPTIONAL_COUNTS.includes(field) && !needed.includes(field)) continue;
     parts.push(rowLabel(t(`scorepad.field.${field}`), `entry-${field}-0`));
     for (let side = 0; side < sides; side += 1) {
-      const fallback = field === "sweeps" ? 0 : "";
-      parts.push(cell("value", numberInput(field, side, entry ? entry[field]?.[side] : fallback)));
+      const fallback = ZERO_BY_DEFAULT.includes(field) ? 0 : "";
+      parts.push(cell("value", numberInput(field, side, entry?.[field]?.[side] ?? fallback)));
     }
   }
   parts.push(rowLabel(categoryName("seven_of_coins")));
@@ -356,6 +362,14 @@ function buildEntry(entry) {
     const holder = radioInput("seven_of_coins", side, entry?.seven_of_coins === side,
       `${categoryName("seven_of_coins")}: ${sideName(side)}`);
     parts.push(cell("value", holder));
+  }
+  if (needed.includes("king_of_coins")) {
+    parts.push(rowLabel(categoryName("re_bello")));
+    for (let side = 0; side < sides; side += 1) {
+      const holder = radioInput("king_of_coins", side, entry?.king_of_coins === side,
+        `${categoryName("re_bello")}: ${sideName(side)}`);
+      parts.push(cell("value", holder));
+    }
   }
   if (needed.includes("sevens_winner")) {
     parts.push(rowLabel(capitalised(label)));
@@ -380,6 +394,7 @@ function buildEntry(entry) {
   const help = [t("scorepad.help")];
   if (needed.includes("sevens")) help.push(t("scorepad.help_sevens"));
   if (needed.includes("sevens_winner")) help.push(t("scorepad.help_winner", { label }));
+  if (needed.includes("coin_runs")) help.push(t("scorepad.help_runs"));
   document.getElementById("entry-help").textContent = help.join(" ");
   showEntryTitle();
 }
@@ -429,11 +444,15 @@ function readEntry() {
   const needed = fields();
   const entry = {};
   for (const field of COUNTS) {
-    if (field === "sevens" && !needed.includes("sevens")) continue;
+    if (OPTIONAL_COUNTS.includes(field) && !needed.includes(field)) continue;
     entry[field] = Array.from({ length: pad.sides }, (_, side) => valueOf(field, side));
   }
   const holder = form.querySelector("input[name=seven_of_coins]:checked");
   entry.seven_of_coins = holder ? Number(holder.value) : null;
+  if (needed.includes("king_of_coins")) {
+    const king = form.querySelector("input[name=king_of_coins]:checked");
+    entry.king_of_coins = king ? Number(king.value) : null;
+  }
   if (needed.includes("sevens_winner")) {
     const winner = form.querySelector("input[name=sevens_winner]:checked");
     // Left out when nobody was tapped: the server then asks who wins it.
