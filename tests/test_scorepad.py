@@ -670,6 +670,8 @@ OPTION_CHANGES: dict[str, st.SearchStrategy[Any]] = {
     "all_coins_two": st.booleans(),
     "all_sevens_bonus": st.integers(0, 3),
     "big_wins": st.booleans(),
+    "re_bello": st.booleans(),
+    "napola": st.booleans(),
 }
 
 
@@ -703,7 +705,7 @@ def counted(
     piles: Sequence[frozenset[Card]], sweeps: Sequence[int], rules: RuleSet, with_sevens: bool
 ) -> HandEntry:
     """The entry players make from real piles."""
-    seven_of_coins = Card.parse("7d")
+    seven_of_coins, king_of_coins = Card.parse("7d"), Card.parse("Kd")
     needed = entry_fields(rules)
     return HandEntry(
         cards=[len(pile) for pile in piles],
@@ -714,7 +716,19 @@ def counted(
         if with_sevens or "sevens" in needed
         else None,
         sevens_winner=sevens_winner(piles, rules) if "sevens_winner" in needed else NOT_GIVEN,
+        king_of_coins=next(side for side, pile in enumerate(piles) if king_of_coins in pile)
+        if with_sevens or "king_of_coins" in needed
+        else None,
+        coin_runs=[coin_run(pile) for pile in piles]
+        if with_sevens or "coin_runs" in needed
+        else None,
     )
+
+
+def coin_run(pile: frozenset[Card]) -> int:
+    """The run of coins from the ace a side counts for napola: A, 2, 3... until one is missing."""
+    coins = {card.value for card in pile if card.suit is Suit.COINS}
+    return next(value - 1 for value in range(1, 12) if value not in coins)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -793,3 +807,70 @@ def test_a_whole_match_on_the_pad(preset: str, players: int, partnerships: bool,
     assert pad.totals == game.totals
     assert pad.winner == game.winner
     assert pad.over
+
+
+# -- re bello and napola (issue 18) ---------------------------------------------------------------
+
+REGIONAL = SCOPA.replace(re_bello=True, napola=True)
+
+
+def regional(king: Any = 1, runs: Any = (0, 4), **changes: Any) -> HandEntry:
+    """An even scopa hand but for side 0's seven of coins, side 1's king and run of coins."""
+    entry = hand(sevens_winner=None, **changes)
+    return HandEntry(
+        cards=entry.cards,
+        coins=entry.coins,
+        seven_of_coins=entry.seven_of_coins,
+        sweeps=entry.sweeps,
+        sevens_winner=entry.sevens_winner,
+        king_of_coins=king,
+        coin_runs=runs,
+    )
+
+
+def test_re_bello_and_napola_score_the_king_and_the_run_of_coins() -> None:
+    """Re bello: the king of coins, 1; napola: A-2-3 of coins 3, one more for each coin after
+    them (A-2-3-4: 4); a run of 1 or 2 scores nothing."""
+    assert entry_fields(REGIONAL)[-3:] == ("king_of_coins", "coin_runs", "sweeps")
+    scored = one(REGIONAL, regional())
+    assert scored["re_bello"] == (0, 1) and scored["napola"] == (0, 4)
+    assert scored["points"] == (1, 5)
+    assert one(REGIONAL, regional(runs=(2, 0)))["napola"] == (0, 0)
+    # Without the options the same counts score neither (and need not be given).
+    assert one(SCOPA, regional())["points"] == (1, 0)
+    assert one(SCOPA, hand(sevens_winner=None))["re_bello"] == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("entry", "code", "field", "words"),
+    [
+        (regional(king=None), "king_needed", "king_of_coins", "say which side took the king"),
+        (regional(runs=None), "runs_needed", "coin_runs", "run of coins from the ace"),
+        (regional(king=2), "not_a_side", "king_of_coins", "not a side"),
+        (regional(runs=(3, 4)), "one_run", "coin_runs", "only one side"),
+        (regional(runs=(0, 6)), "run_over_coins", "coin_runs", "a run of 6 is more than the 5"),
+        (regional(runs=(0, 7), coins=(3, 7)), "run_seven", "coin_runs", "seven of coins"),
+        (regional(runs=(10, 0), coins=(10, 0)), "king_coins", "coins", "at least 1 coin"),
+        (regional(king=0, coins=(1, 9)), "king_coins", "coins", "at least 2 coins"),
+    ],
+)
+def test_a_king_or_a_run_that_cannot_be_is_refused(
+    entry: HandEntry, code: str, field: str, words: str
+) -> None:
+    error = refused(REGIONAL, [entry])
+    assert (error.code, error.field, error.hand) == (code, field, 1)
+    assert words in str(error)
+    assert error.text("it") != str(error) and "{" not in error.text("it")
+
+
+def test_a_scopone_match_with_re_bello_and_napola_on_the_pad() -> None:
+    """Issue 18: a Scopone match, four in partnerships, entered hand by hand with the king
+    of coins and the runs, gives the engine's points, totals and winner."""
+    rules = RULESETS["scopone-scientifico"].replace(re_bello=True, napola=True)
+    game = Game(rules, 4, True, seed=8)
+    rng = random.Random(8)
+    while not game.is_over():
+        game.play(rng.choice(game.legal_moves()))
+    pad = tally(rules, 2, [counted(r.piles, r.sweeps, rules, False) for r in game.results])
+    assert [h.points for h in pad.hands] == [r.points for r in game.results]
+    assert (pad.totals, pad.winner) == (game.totals, game.winner)

@@ -179,7 +179,6 @@ _CODE_KEYS: Final[Mapping[str, str]] = {
     "run_over_coins": message_key("pad.run_over_coins"),
     "one_run": message_key("pad.one_run"),
     "run_seven": message_key("pad.run_seven"),
-    "run_king": message_key("pad.run_king"),
     "match_over": message_key("pad.match_over"),
     "sides_count": message_key("pad.sides_count"),
     "names_count": message_key("pad.names_count"),
@@ -450,16 +449,15 @@ class _HandChecker:
             if coins[king] < needed:
                 raise self.fail("king_coins", side=king, field="coins", coins=needed)
         if runs is not None:
-            self.check_runs(runs, coins, holder, king)
+            self.check_runs(runs, coins, holder)
         if _names_winner(rules):
             self.check_winner(winner, cards, coins, sevens)
         return _Checked(cards, coins, holder, sweeps, sevens, winner, king, runs)
 
-    def check_runs(
-        self, runs: tuple[int, ...], coins: tuple[int, ...], holder: int, king: int | None
-    ) -> None:
+    def check_runs(self, runs: tuple[int, ...], coins: tuple[int, ...], holder: int) -> None:
         """A run of coins from the ace: one side at most (one ace of coins), no longer than
-        its coins, holding the seven (a run of 7 or more) and the king (10) it passes."""
+        its coins, holding the seven of coins if it passes it (a run of 10 is every coin, the
+        king included: the coins' count already says so)."""
         field = "coin_runs"
         started = [side for side, run in enumerate(runs) if run]
         if len(started) > 1:
@@ -472,8 +470,6 @@ class _HandChecker:
                 )
             if run >= 7 and side != holder:
                 raise self.fail("run_seven", side=side, field=field, run=run)
-            if run == 10 and king is not None and side != king:
-                raise self.fail("run_king", side=side, field=field, run=run)
 
     def check_side(
         self,
