@@ -21,7 +21,18 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, Static
 from typer.testing import CliRunner
 
-from escoba import RULESETS, Card, Move, Observation, card_name
+from escoba import (
+    DECK,
+    RULESETS,
+    Card,
+    HandResult,
+    Move,
+    Observation,
+    card_name,
+    explain_hand,
+    parse_cards,
+    score_hand,
+)
 from escoba.ai.coach import Coach
 from escoba.cheatsheet import cheat_sheet, cheat_sheet_lines
 from escoba.cli import app as cli
@@ -29,10 +40,15 @@ from escoba.errors import EscobaError
 from escoba.messages import LANGUAGES
 from escoba.play import Session, Storage
 from escoba.play.plain import PlainGame
-from escoba.play.render import computer_names
+from escoba.play.render import Words, computer_names
 from escoba.tui import EscobaApp
 from escoba.tui.setup import OptionBox, SetupApp, SetupChoice
-from escoba.tui.widgets import CapturesScreen, CheatSheetScreen, ScorePadScreen
+from escoba.tui.widgets import (
+    CapturesScreen,
+    CheatSheetScreen,
+    ScorePadScreen,
+    explanation_table,
+)
 from server_helpers import assert_refused, create_room
 
 SIZE = (80, 24)
@@ -265,6 +281,38 @@ def test_the_score_pad_explains_the_counts_behind_the_points() -> None:
             assert "Cards left on the table: " in text
 
     run_app(check, session(), Coach(Ranked("")))
+
+
+def test_the_explanation_names_the_king_of_coins_and_the_run_of_coins() -> None:
+    """Issue 18: re bello, who took the king of coins; napola, the run: "A-2-3-4 of coins:
+    4 points" (RULES.md's napola: A-2-3 score 3, one more for each coin after them)."""
+    rules = RULESETS["scopa"].replace(re_bello=True, napola=True)
+    piles = [
+        frozenset(c for c in DECK if c.suit.value == "d" and c.value <= 4)
+        | frozenset(parse_cards("7h 7s 7c")),
+        frozenset(c for c in DECK if not (c.suit.value == "d" and c.value <= 4))
+        - frozenset(parse_cards("7h 7s 7c")),
+    ]
+    score = score_hand(piles, (0, 0), rules)
+    result = HandResult(0, tuple(piles), (0, 0), score.points, score.breakdown, frozenset(), 1)
+    why = explain_hand(result, rules)
+    assert score.breakdown["napola"] == (4, 0) and score.breakdown["re_bello"] == (0, 1)
+    words = Words("french", "en", [[0], [1]], [None, "easy"], you=0, rules=rules)
+    lines = words.explanation(0, why)
+    assert "  King of coins (re bello): you: –; Computer: K♦." in lines
+    assert "  Run of coins (napola): you: A-2-3-4 of coins: 4 points; Computer: –." in lines
+    italian = Words("italian", "it", [[0], [1]], [None, "easy"], you=0, rules=rules)
+    assert any("asso-2-3-4 di denari: 4 punti" in line for line in italian.explanation(0, why))
+    console = Console(file=io.StringIO(), width=100)
+    console.print(explanation_table(why, 0, ["You", "Computer"], "spanish", "es"))
+    table = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Rey de oros (re bello)" in table and "rey de oros" in table
+    assert "as-2-3-4 de oros: 4 puntos" in table
+    # The score pad's rows: re bello and napola only where the rules play them.
+    pad = "\n".join(words.score_pad(0, result, result.points))
+    assert "re bello (king of coins)" in pad and "napola (run of coins)" in pad
+    plain = Words("french", "en", [[0], [1]], [None, "easy"], you=0, rules=RULESETS["scopa"])
+    assert "re bello" not in "\n".join(plain.category_labels())
 
 
 # -- the rules pop-up ------------------------------------------------------------------------
