@@ -31,8 +31,9 @@
 //   announcer                   the live region: each move and whose turn it is, in words
 //   sound-button                the mute switch (aria-pressed="true" while muted)
 //   sweep-banner                "Sweep!" over the felt for a moment after a sweep
-//   key-legend                  the keys, in the rules dialog: 1-4 a card, then 1-n a capture
-//                               set, Escape cancels, h hint, r rules, s score pad
+//   key-legend                  the keys, in the rules dialog: 1-9 and 0 a card (0 the tenth,
+//                               in Scopone), then 1-n a capture set, Escape cancels, h hint,
+//                               r rules, s score pad
 //   winner, rematch-button      when the match is over
 // Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
 
