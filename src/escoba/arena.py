@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
 from .ai import LEVELS, Player, PlayerFactory, make_player
-from .errors import EscobaError, IllegalMoveError, InvalidMoveError
+from .errors import EscobaError, IllegalMoveError, InvalidMoveError, RulesError
 from .game import Game
 from .moves import Move
 from .rules import RuleSet, preset_name
@@ -316,6 +316,10 @@ def play_arena(
     entrants = _entrants(players)
     count = len(entrants)
     seats = _check_setup(count, seats, partnerships)
+    try:
+        rules.deals_per_hand(seats)  # Scopone's deck shares out among 2 or 4 seats, not 3
+    except RulesError as error:
+        raise ArenaError(str(error)) from None
     lines = seat_lines(count, seats, partnerships)
     rotations = len(lines)
     total = hands * rotations

@@ -25,7 +25,7 @@ from ..moves import Move
 from ..observation import Observation
 from .base import register
 from .sampling import Determinization, sample_deal, seen_mask
-from .simulation import _DEAL, Simulation
+from .simulation import _DEAL, Simulation, search_depth
 
 __all__ = ["BaselinePlayer", "baseline"]
 
@@ -98,6 +98,7 @@ class BaselinePlayer:
         self._side = observation.side
         self.nodes = 0
         done = 0
+        depth = self.depth
         for _ in range(self.determinizations):
             if (
                 done
@@ -106,9 +107,11 @@ class BaselinePlayer:
             ):
                 break
             sim = Simulation.from_observation(observation, self.deal(observation, rng))
+            if not done:
+                depth = search_depth(sim, depth)
             for i, key in enumerate(keys):
                 sim.apply(key)
-                totals[i] += self._search(sim, self.depth - 1, -_INF, _INF)
+                totals[i] += self._search(sim, depth - 1, -_INF, _INF)
                 sim.undo()
             done += 1
         ranked = [(move, total / done) for move, total in zip(legal, totals, strict=True)]

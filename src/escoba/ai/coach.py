@@ -121,7 +121,10 @@ def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], li
     if move.is_capture:
         after = table & ~taken
         won = taken | card.bit
-        if not after:
+        # An ace that takes all under asso piglia tutto empties the table but sweeps nothing.
+        if not after and not (
+            rules.ace_takes_all and card.value == 1 and not taken & VALUE_MASK[1]
+        ):
             good.append(Message("coach.sweeps"))
         if won & SEVEN_OF_COINS:
             good.append(Message("coach.takes_seven_of_coins"))
@@ -151,7 +154,9 @@ def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], li
                 )
             else:
                 bad.append(Message("coach.leaves_match_sweep", {"value": sweeper}))
-        if after & SEVEN_OF_COINS and _can_take_seven_of_coins(after, unseen, rules.capture):
+        if after & SEVEN_OF_COINS and _can_take_seven_of_coins(
+            after, unseen, rules.capture, rules.ace_takes_all
+        ):
             bad.append(Message("coach.gives_seven_of_coins"))
     return good, bad
 
@@ -171,14 +176,14 @@ def _sweeping_value(table: int, unseen: int, match: bool) -> int | None:
     return value if unseen & VALUE_MASK[value] else None
 
 
-def _can_take_seven_of_coins(table: int, unseen: int, capture: str) -> bool:
+def _can_take_seven_of_coins(table: int, unseen: int, capture: str, ace_takes_all: bool) -> bool:
     """Whether some unseen card could take the 7 of coins from this table (next turn)."""
 
     sig = signature(table)
     seen_values = {VALUE[i] for i in range(40) if unseen >> i & 1}
     for value in seen_values:
         probe = next(i for i in range(40) if unseen >> i & 1 and VALUE[i] == value)
-        for taken in capture_masks(probe, table, sig, capture == "match"):
+        for taken in capture_masks(probe, table, sig, capture == "match", ace_takes_all):
             if taken & SEVEN_OF_COINS:
                 return True
     return False

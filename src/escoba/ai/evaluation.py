@@ -20,11 +20,10 @@ import math
 from typing import Final
 
 from .._bits import COINS_MASK, FULL_DECK, SEVEN_OF_COINS, SEVENS_MASK, VALUE_MASK
-from ..game import PLAYS_PER_HAND
 from ..rules import RuleSet
 from . import fitted
 from .policy import sweep_chance
-from .simulation import Simulation
+from .simulation import Simulation, regional_estimate
 
 __all__ = ["FEATURES", "Evaluation"]
 
@@ -92,7 +91,7 @@ class Evaluation:
     """A fitted evaluation for one rule set: ``evaluation(sim, side)`` is the expected hand
     points of ``side`` less the other sides' mean."""
 
-    __slots__ = ("_match", "_sevens", "weights")
+    __slots__ = ("_match", "_regional", "_rules", "_sevens", "weights")
 
     def __init__(self, rules: RuleSet, weights: tuple[float, ...] | None = None) -> None:
         if weights is None:
@@ -102,6 +101,9 @@ class Evaluation:
         self.weights = weights
         self._match = rules.capture == "match"
         self._sevens = rules.sevens
+        self._rules = rules
+        # Re bello and napola are not among the fitted features: counted as they stand.
+        self._regional = rules.re_bello or rules.napola
 
     def __call__(self, sim: Simulation, side: int) -> float:
         if sim.sides == 2:
@@ -110,6 +112,8 @@ class Evaluation:
         value = sweeps[side] - (sum(sweeps) - sweeps[side]) / (sim.sides - 1)
         for weight, feature in zip(self.weights, self.features(sim, side), strict=True):
             value += weight * feature
+        if self._regional:
+            value += regional_estimate(self._rules, sim.piles, side)
         return value
 
     def _two_sides(self, sim: Simulation, side: int) -> float:
@@ -154,7 +158,7 @@ class Evaluation:
                 + w_coins_next * (table & COINS_MASK).bit_count()
                 + w_table_next * table.bit_count()
             )
-        left_share = (PLAYS_PER_HAND - sim.played) / PLAYS_PER_HAND
+        left_share = (sim.plays_per_hand - sim.played) / sim.plays_per_hand
         value += w_dealer * left_share * (1.0 if sim.side_of[sim.dealer] == side else -1.0)
         last = sim.last_capturer
         if last >= 0 and table:
@@ -164,6 +168,8 @@ class Evaluation:
                 * (1.0 - left_share)
                 * (1.0 if sim.side_of[last] == side else -1.0)
             )
+        if self._regional:
+            value += regional_estimate(self._rules, sim.piles, side)
         return value
 
     def features(self, sim: Simulation, side: int) -> tuple[float, ...]:
@@ -205,7 +211,7 @@ class Evaluation:
         drawn = len(sim.hands[mover]) if mover >= 0 else 0
         sweep_next = sign * sweep_chance(table, pool, self._match, drawn)
         dealer = _for(sim.side_of[sim.dealer], side, n)
-        left_share = (PLAYS_PER_HAND - sim.played) / PLAYS_PER_HAND
+        left_share = (sim.plays_per_hand - sim.played) / sim.plays_per_hand
         last = sim.last_capturer
         last_sign = 0.0 if last < 0 else _for(sim.side_of[last], side, n)
         return (

@@ -5,8 +5,9 @@ valuable card. ``medium`` scores every legal move with small pure functions that
 reuse to explain a move:
 
 - :func:`card_weights` and :func:`card_worth`: what one card is worth to a side, in points, for
-  the categories the rule set scores (cards, coins, the 7 of coins, the sevens category), less
-  for categories the captured piles already decide;
+  the categories the rule set scores (cards, coins, the 7 of coins, the sevens category, and
+  where played the king of coins and the run of coins of napola), less for categories the
+  captured piles already decide;
 - :func:`capture_value`: the cards a move takes, the played card and a sweep;
 - :func:`sweep_risk`: how likely the next opponent can sweep the table a move leaves, and with
   which values (counted from the unseen cards);
@@ -22,14 +23,17 @@ import random
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import Final
 
+from .._bits import KING_OF_COINS
 from ..captures import captures
-from ..cards import Card, Suit
+from ..cards import Card, Suit, mask_of
 from ..errors import EscobaError
 from ..moves import Move
 from ..observation import Observation
 from ..rules import RuleSet
 from .base import register
+from .simulation import napola_expected
 
 __all__ = [
     "CardWeights",
@@ -93,11 +97,12 @@ class GreedyPlayer:
         table = len(observation.table)
         takes = [m for m in legal if m.is_capture]
         if takes:
+            aces_take_all = observation.rules.ace_takes_all
             scored = [
                 (
                     greedy_value(m.card)
                     + sum(map(greedy_value, m.captures))
-                    + (10 if len(m.captures) == table else 0),
+                    + (10 if len(m.captures) == table and not _takes_all(m, aces_take_all) else 0),
                     m,
                 )
                 for m in takes
@@ -124,6 +129,9 @@ class CardWeights:
     """Extra worth by value 1..10 (index 0 unused) for the sevens category."""
     sweep: float
     """A sweep (one point)."""
+    by_card: tuple[float, ...] = ()
+    """Extra worth by card index (40 of them) where the rules play re bello or napola: the
+    king of coins, and the coins of the run from the ace; empty when they play neither."""
 
 
 # Points a card of each value adds towards the sevens category (index = value, 0 unused).
@@ -163,12 +171,59 @@ def card_weights(rules: RuleSet, captured: Sequence[Collection[Card]], side: int
         seven_of_coins=1.0,
         by_value=tuple(by_value),
         sweep=1.0,
+        by_card=_regional_worth(rules, [mask_of(p) for p in piles], side),
+    )
+
+
+def _regional_worth(rules: RuleSet, piles: list[int], side: int) -> tuple[float, ...]:
+    """Per card index, what re bello and napola make a card worth to ``side``: the king of
+    coins a point; a coin of the run from the ace what it adds to the side's expected napola
+    plus what it takes from the others' (taking their missing coin blocks their run)."""
+    if not (rules.re_bello or rules.napola):
+        return ()
+    worth = [0.0] * 40
+    if rules.re_bello:
+        worth[_KING_OF_COINS] = 1.0
+    if rules.napola:
+        captured = 0
+        for pile in piles:
+            captured |= pile
+        others = len(piles) - 1
+        for index in range(10):  # the coins, ace first
+            bit = 1 << index
+            if captured & bit:
+                continue
+            change = 0.0
+            for owner, pile in enumerate(piles):
+                rest = captured & ~pile
+                if owner == side:
+                    change += napola_expected(pile | bit, rest) - napola_expected(pile, rest)
+                else:
+                    change += (
+                        napola_expected(pile, rest) - napola_expected(pile, rest | bit)
+                    ) / others
+            worth[index] += change
+    return tuple(worth)
+
+
+_KING_OF_COINS: Final = KING_OF_COINS.bit_length() - 1  # its card index
+
+
+def _takes_all(move: Move, ace_takes_all: bool) -> bool:
+    """An ace taking the whole table under asso piglia tutto: no sweep (no ace taken)."""
+    return (
+        ace_takes_all
+        and move.card.value == 1
+        and move.is_capture
+        and all(card.value != 1 for card in move.captures)
     )
 
 
 def card_worth(card: Card, weights: CardWeights) -> float:
     """Points one card is worth in a side's pile."""
     worth = weights.card + weights.by_value[card.value]
+    if weights.by_card:
+        worth += weights.by_card[card.index]
     if card.suit is Suit.COINS:
         worth += weights.coin
         if card.value == 7:
@@ -231,6 +286,9 @@ def sweep_risk(
     else:
         candidates = list(range(1, 11))
     by_value = _unseen_by_value(unseen)
+    # Under asso piglia tutto an ace takes a table without aces whole, but sweeps nothing.
+    if rules.ace_takes_all and all(card.value != 1 for card in table_after):
+        candidates = [value for value in candidates if value != 1]
     for value in candidates:
         cards = by_value.get(value)
         if cards and whole in captures(cards[0], table_after, rules):
@@ -313,11 +371,11 @@ def plays_left(observation: Observation) -> int:
 
 
 def _next_hand_size(observation: Observation) -> int:
-    """Cards the next seat holds when it plays: three from a new deal if the hands are out."""
+    """Cards the next seat holds when it plays: a new hand from a deal if the hands are out."""
     nxt = (observation.seat + 1) % observation.players
     size = observation.hand_sizes[nxt]
     if size == 0 and observation.stock_size > 0:
-        return 3
+        return observation.rules.hand_cards
     return size
 
 
@@ -354,7 +412,9 @@ def evaluate_move(
         table_after: tuple[Card, ...] = tuple(c for c in table if c not in move.captures)
     else:
         table_after = (*table, move.card)
-    sweep_counts = remaining > 0 or rules.last_play_sweep_counts
+    sweep_counts = (remaining > 0 or rules.last_play_sweep_counts) and not _takes_all(
+        move, rules.ace_takes_all
+    )
     gain = capture_value(move, table, weights, sweep_counts)
     hand_size = _next_hand_size(observation) if remaining > 0 else 0
     if hand_size and (remaining > 1 or rules.last_play_sweep_counts):

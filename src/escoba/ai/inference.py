@@ -1,13 +1,15 @@
 """Inference about the other hands from how their seats played this round.
 
-Every seat is dealt three cards a round, so the cards another seat still holds were in its
-hand when it played earlier in the round, and its choices then say something about them: a
+Every seat is dealt its hand a round at a time (three cards, or the whole hand at once in
+Scopone), so the cards another seat still holds were in its hand when it played earlier in
+the round, and its choices then say something about them: a
 seat that left a sweep on the table most likely did not hold the sweeping card. With a model
 of play (:class:`~escoba.ai.policy.PlayModel`), the likelihood of a guess ``H`` at a seat's
 remaining cards is the product, over its plays this round, of the chance that a hand of the
 cards it held then (the played card, its later plays, and ``H``) chose what it chose.
 Because the model's move weights belong to single cards, that chance is one over a sum of
-per-card masses, and every guess of one or two cards can be weighed exactly.
+per-card masses, and every guess of a few cards can be weighed exactly (a seat holding more,
+as in Scopone's first plays, has too many possible hands to weigh and is dealt uniformly).
 
 :class:`Beliefs` deals the unseen cards with those weights: for two players exactly; with
 more, each seat's hand is drawn from its own weights, again if it clashes with a hand drawn
@@ -21,10 +23,10 @@ import random
 from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate, combinations
+from math import comb
 
 from .._bits import FULL_DECK, indices
 from ..cards import mask_of
-from ..game import PLAYS_PER_HAND
 from ..observation import Deal, Observation, Play
 from .policy import PlayModel, Position
 from .sampling import Determinization, seen_mask
@@ -32,8 +34,9 @@ from .sampling import Determinization, seen_mask
 __all__ = ["Beliefs", "SeatEvidence", "round_evidence"]
 
 _MAX_GUESSES = 5000
-"""Above this many possible hands a seat's evidence is not weighed (never with 3-card
-rounds: a seat that has played this round holds at most two cards)."""
+"""Above this many possible hands a seat's evidence is not weighed (never reached with 3-card
+rounds, where a seat that has played this round holds at most two cards; with 10-card hands
+only late in the hand)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,9 @@ class SeatEvidence:
 
 
 def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvidence]:
-    """The evidence of every other seat that has played this round and still holds cards."""
+    """The evidence of every other seat that has played this round and still holds cards,
+    with at most ``_MAX_GUESSES`` possible hands (the others' evidence is never weighed, so
+    it is not worked out)."""
     history = observation.history
     start = 0
     for i, event in enumerate(history):
@@ -81,11 +86,16 @@ def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvide
     before.reverse()
     players = observation.players
     rules = observation.rules
+    plays_per_hand = rules.plays_per_hand
+    hand_cards = rules.hand_cards
+    round_size = hand_cards * players
     sizes = observation.hand_sizes
     candidates = indices(FULL_DECK & ~seen_mask(observation))
     found: list[SeatEvidence] = []
     for seat in range(players):
         if seat == observation.seat or sizes[seat] == 0:
+            continue
+        if comb(len(candidates), sizes[seat]) > _MAX_GUESSES:
             continue
         mine = [j for j, play in enumerate(round_plays) if play.seat == seat]
         if not mine:
@@ -96,11 +106,11 @@ def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvide
             held = [round_plays[k].card.index for k in mine if k >= j]
             table, visible = before[j]
             unseen = FULL_DECK & ~visible & ~sum(1 << card for card in held)
-            plays_after = PLAYS_PER_HAND - (plays_before + j + 1)
-            if j < 3 * players - 1:
-                next_hand = 3 - (j + 1) // players
+            plays_after = plays_per_hand - (plays_before + j + 1)
+            if j < round_size - 1:
+                next_hand = hand_cards - (j + 1) // players
             else:
-                next_hand = 3 if plays_after > 0 else 0
+                next_hand = hand_cards if plays_after > 0 else 0
             position = Position(rules, table, unseen, plays_after, next_hand)
             known.append(sum(model.card_mass(position, card) for card in held))
             masses.append({card: model.card_mass(position, card) for card in candidates})
@@ -129,10 +139,7 @@ class Beliefs:
         if model is None:
             return
         for evidence in round_evidence(observation, model):
-            size = self.sizes[evidence.seat]
-            guesses = list(combinations(self.pool, size))
-            if len(guesses) > _MAX_GUESSES:
-                continue
+            guesses = list(combinations(self.pool, self.sizes[evidence.seat]))
             weights = [evidence.likelihood(guess) for guess in guesses]
             self.guesses[evidence.seat] = (guesses, list(accumulate(weights)))
 

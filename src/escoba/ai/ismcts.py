@@ -26,7 +26,6 @@ from typing import Final, Literal
 
 from .._bits import FULL_DECK
 from ..errors import EscobaError
-from ..game import PLAYS_PER_HAND
 from ..moves import Move
 from ..observation import Observation
 from .base import register
@@ -149,7 +148,8 @@ class TreeSearchPlayer:
         side = observation.side
         sim = Simulation.from_observation(observation, beliefs.sample(rng))
         # Stock cards a walk can reach: a new round for every seat per round the depth spans.
-        dealt = 3 * observation.players * (1 + self.depth // (3 * observation.players))
+        round_size = observation.rules.hand_cards * observation.players
+        dealt = round_size * (1 + self.depth // round_size)
         mine = tuple(s == side for s in sim.side_of)
         root = _Node()
         model = PlayModel.fitted(observation.rules)
@@ -257,9 +257,9 @@ def _position(sim: Simulation) -> Position:
         visible |= pile
     for card in sim.hands[mover]:
         visible |= 1 << card
-    plays_after = PLAYS_PER_HAND - sim.played - 1
+    plays_after = sim.plays_per_hand - sim.played - 1
     following = sim.hands[(mover + 1) % sim.players]
-    next_hand = len(following) if following else (3 if plays_after > 0 else 0)
+    next_hand = len(following) if following else (sim.rules.hand_cards if plays_after > 0 else 0)
     return Position(sim.rules, sim.table, FULL_DECK & ~visible, plays_after, next_hand)
 
 

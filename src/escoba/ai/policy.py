@@ -68,9 +68,9 @@ def _any_of(special: int, unseen: int, drawn: int) -> float:
     return 1.0 - math.comb(unseen - special, drawn) / math.comb(unseen, drawn)
 
 
-# _ANY[unseen][special][drawn] for unseen <= 40, special <= 4, drawn <= 3
+# _ANY[unseen][special][drawn] for unseen <= 40, special <= 4, drawn <= 10 (a Scopone hand)
 _ANY: Final = tuple(
-    tuple(tuple(_any_of(k, n, h) for h in range(4)) for k in range(5)) for n in range(41)
+    tuple(tuple(_any_of(k, n, h) for h in range(11)) for k in range(5)) for n in range(41)
 )
 
 
@@ -83,10 +83,10 @@ def sweep_chance(table: int, unseen: int, match: bool, drawn: int) -> float:
     value = total if match else 15 - total
     if not 1 <= value <= 10:
         return 0.0
-    return _ANY[unseen.bit_count()][(unseen & VALUE_MASK[value]).bit_count()][min(drawn, 3)]
+    return _ANY[unseen.bit_count()][(unseen & VALUE_MASK[value]).bit_count()][min(drawn, 10)]
 
 
-def _takes(table: int, unseen: int, match: bool, wanted: int) -> bool:
+def _takes(table: int, unseen: int, match: bool, wanted: int, ace_takes_all: bool) -> bool:
     """Whether some unseen card could take a table card in ``wanted`` next turn."""
     sig = signature(table)
     seen_values = 0
@@ -99,7 +99,7 @@ def _takes(table: int, unseen: int, match: bool, wanted: int) -> bool:
         if seen_values >> value & 1:
             continue
         seen_values |= 1 << value
-        for key in legal_keys([card], table, sig, match, True):
+        for key in legal_keys([card], table, sig, match, True, ace_takes_all):
             if key >> 6 & wanted:
                 return True
     return False
@@ -116,7 +116,7 @@ class Position:
     plays_after: int
     """Plays left in the hand after this one."""
     next_hand: int
-    """Cards the next seat holds when it plays (three from a new deal)."""
+    """Cards the next seat holds when it plays (a whole new hand after a deal)."""
 
 
 def move_features(position: Position, key: int) -> tuple[float, ...]:
@@ -131,7 +131,10 @@ def move_features(position: Position, key: int) -> tuple[float, ...]:
         won = taken | bit
         sweep = (
             1.0
-            if taken == table and (position.plays_after > 0 or rules.last_play_sweep_counts)
+            if taken == table
+            and (position.plays_after > 0 or rules.last_play_sweep_counts)
+            # an ace that takes all under asso piglia tutto makes no sweep
+            and not (rules.ace_takes_all and VALUE[card] == 1 and not taken & _ACES)
             else 0.0
         )
         after = table ^ taken
@@ -171,7 +174,9 @@ def move_features(position: Position, key: int) -> tuple[float, ...]:
         risk = 0.0
     exposed_seven = (
         1.0
-        if drawn and after & SEVEN_OF_COINS and _takes(after, unseen, match, SEVEN_OF_COINS)
+        if drawn
+        and after & SEVEN_OF_COINS
+        and _takes(after, unseen, match, SEVEN_OF_COINS, rules.ace_takes_all)
         else 0.0
     )
     sevens_left = float((after & SEVENS_MASK).bit_count()) if drawn else 0.0
@@ -220,6 +225,11 @@ class PlayModel:
         rules = position.rules
         table = position.table
         keys = legal_keys(
-            [card], table, signature(table), rules.capture == "match", rules.forced_capture
+            [card],
+            table,
+            signature(table),
+            rules.capture == "match",
+            rules.forced_capture,
+            rules.ace_takes_all,
         )
         return math.fsum(math.exp(min(self.score(position, key), 50.0)) for key in keys)

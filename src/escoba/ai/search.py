@@ -29,7 +29,7 @@ from .evaluation import Evaluation as Fitted
 from .inference import Beliefs
 from .policy import PlayModel
 from .sampling import seen_mask
-from .simulation import _DEAL, Simulation
+from .simulation import _DEAL, Simulation, search_depth
 
 __all__ = ["SearchPlayer"]
 
@@ -135,6 +135,7 @@ class SearchPlayer:
         self._side = observation.side
         self.nodes = 0
         done = 0
+        depth = self.depth
         while done < self.max_deals and (done < self.min_deals or self.nodes < self.budget):
             if (
                 done >= self.min_deals
@@ -143,9 +144,11 @@ class SearchPlayer:
             ):
                 break
             sim = Simulation.from_observation(observation, beliefs.sample(rng))
+            if not done:
+                depth = search_depth(sim, depth)
             for i, key in enumerate(keys):
                 sim.apply(key)
-                totals[i] += self._search(sim, self.depth - 1, -_INF, _INF)
+                totals[i] += self._search(sim, depth - 1, -_INF, _INF)
                 sim.undo()
             done += 1
         self.deals = done

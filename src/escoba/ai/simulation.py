@@ -2,9 +2,10 @@
 determinization.
 
 It replays the hand's flow exactly as :class:`escoba.Game` does (legality from
-:func:`escoba.captures.legal_keys`, a new round of three cards each when every hand is empty
-and stock is left, the last-play sweep rule, leftovers to the last capturer, scoring by
-:func:`escoba.scoring.score_masks`), but with undo instead of events and records. The search
+:func:`escoba.captures.legal_keys`, a new round of ``hand_cards`` each when every hand is
+empty and stock is left, the last-play sweep rule, no sweep for an ace that takes all,
+leftovers to the last capturer, scoring by :func:`escoba.scoring.score_masks`), but with undo
+instead of events and records. The search
 horizon is the hand: match points do not change inside it.
 """
 
@@ -16,24 +17,36 @@ from typing import Final
 
 from .._bits import (
     COINS_MASK,
+    KING_OF_COINS,
     SEVEN_OF_COINS,
     SEVENS_MASK,
     SIG,
+    VALUE,
     VALUE_MASK,
     signature,
 )
 from ..captures import legal_keys
 from ..cards import Card
-from ..game import PLAYS_PER_HAND
 from ..observation import InitialSweep, Observation, Play
 from ..rules import RuleSet
-from ..scoring import score_masks
+from ..scoring import coin_run, score_masks
 from .sampling import Determinization
 
-__all__ = ["Simulation", "last_capturer_of"]
+__all__ = [
+    "MAX_LEAVES",
+    "Simulation",
+    "last_capturer_of",
+    "napola_expected",
+    "regional_estimate",
+    "search_depth",
+]
 
 _SIXES_MASK: Final = VALUE_MASK[6]
 _ACES_MASK: Final = VALUE_MASK[1]
+
+MAX_LEAVES: Final = 324
+"""The most leaves an alpha-beta tree may have where hands hold more than three cards: the
+largest a 3-card round makes (3·3·3·3·2·2, four seats)."""
 
 # Undo events beside a play: a new round was dealt, or the hand ended.
 _PLAY: Final = 0
@@ -81,6 +94,41 @@ def _share(strengths: list[float], side: int, spread: float) -> float:
     return chances[side] - others
 
 
+_NAPOLA_CARDS: Final = 0b111  # the ace, 2 and 3 of coins
+
+
+def napola_expected(pile: int, others: int) -> float:
+    """A side's expected napola points from its pile, when the other sides hold ``others``:
+    the run it holds (3 and up score), a little for the next coin still free, and for a run
+    not yet made a share of 3 by how many of the ace, 2 and 3 of coins it holds already."""
+    run = coin_run(pile)
+    if run >= 3:
+        return run + (0.3 if run < 10 and not others >> run & 1 else 0.0)
+    if others & _NAPOLA_CARDS:
+        return 0.0
+    return 3.0 * 0.4 ** (3 - (pile & _NAPOLA_CARDS).bit_count())
+
+
+def regional_estimate(rules: RuleSet, piles: Sequence[int], side: int) -> float:
+    """What re bello and napola are worth to ``side`` less the other sides' mean, from the
+    piles as they stand (0 when the rules play neither): the king of coins counts once
+    taken, as the 7 of coins does; napola by :func:`napola_expected`."""
+    value = 0.0
+    others = len(piles) - 1
+    if rules.re_bello:
+        for owner, pile in enumerate(piles):
+            if pile & KING_OF_COINS:
+                value += 1.0 if owner == side else -1.0 / others
+                break
+    if rules.napola:
+        captured = 0
+        for pile in piles:
+            captured |= pile
+        expected = [napola_expected(pile, captured & ~pile) for pile in piles]
+        value += expected[side] - (sum(expected) - expected[side]) / others
+    return value
+
+
 class Simulation:
     """One hand in play with every card placed: hands, table, stock order, piles, sweeps.
 
@@ -89,10 +137,13 @@ class Simulation:
     """
 
     __slots__ = (
+        "_ace_takes_all",
         "_deal_size",
         "_forced",
+        "_hand_cards",
         "_last_counts",
         "_match",
+        "_regional",
         "_undo",
         "dealer",
         "hands",
@@ -101,6 +152,7 @@ class Simulation:
         "piles",
         "played",
         "players",
+        "plays_per_hand",
         "rules",
         "side_of",
         "sides",
@@ -147,7 +199,11 @@ class Simulation:
         self._match = rules.capture == "match"
         self._forced = rules.forced_capture
         self._last_counts = rules.last_play_sweep_counts
-        self._deal_size = 3 * players
+        self._ace_takes_all = rules.ace_takes_all
+        self._hand_cards = rules.hand_cards
+        self._deal_size = rules.hand_cards * players
+        self.plays_per_hand = rules.plays_per_hand
+        self._regional = rules.re_bello or rules.napola
         self._undo: list[tuple[int, int, int, int, int, int]] = []
 
     @classmethod
@@ -155,7 +211,9 @@ class Simulation:
         """The hand as ``observation`` shows it, with the hidden cards placed as ``deal`` says."""
         if observation.to_move is None:
             raise ValueError("the match is over: there is no hand to simulate")
-        played = PLAYS_PER_HAND - observation.stock_size - sum(observation.hand_sizes)
+        played = (
+            observation.rules.plays_per_hand - observation.stock_size - sum(observation.hand_sizes)
+        )
         return cls(
             observation.rules,
             players=observation.players,
@@ -180,13 +238,41 @@ class Simulation:
         self.stock = deal.stock
         self.stock_pos = 0
 
+    def plies_within(self, depth: int, leaves: int) -> int:
+        """How many plies from here, at most ``depth``, a search can look while the product
+        of the hand sizes along them (the leaves of its tree) stays within ``leaves``; at
+        least one. Hand sizes are public, so every deal of a position gives the same."""
+        sizes = [len(hand) for hand in self.hands]
+        seat = self.to_move
+        played = self.played
+        product = 1
+        plies = 0
+        while plies < depth and seat >= 0 and played < self.plays_per_hand:
+            if not sizes[seat]:
+                sizes = [self._hand_cards] * self.players  # a new round is dealt
+            product *= sizes[seat]
+            if product > leaves and plies:
+                break
+            sizes[seat] -= 1
+            seat = (seat + 1) % self.players
+            played += 1
+            plies += 1
+        return max(plies, 1)
+
     # -- moves
 
     def legal_keys(self) -> list[int]:
         """The legal moves of the seat to move, as keys (empty once the hand is over)."""
         if self.to_move < 0:
             return []
-        return legal_keys(self.hands[self.to_move], self.table, self.sig, self._match, self._forced)
+        return legal_keys(
+            self.hands[self.to_move],
+            self.table,
+            self.sig,
+            self._match,
+            self._forced,
+            self._ace_takes_all,
+        )
 
     @property
     def is_over(self) -> bool:
@@ -210,7 +296,12 @@ class Simulation:
             side = self.side_of[seat]
             self.piles[side] |= taken | 1 << card
             self.last_capturer = seat
-            if not table and (self.played < PLAYS_PER_HAND - 1 or self._last_counts):
+            if (
+                not table
+                and (self.played < self.plays_per_hand - 1 or self._last_counts)
+                # An ace that takes all under asso piglia tutto makes no sweep.
+                and not (self._ace_takes_all and VALUE[card] == 1 and not taken & _ACES_MASK)
+            ):
                 self.sweeps[side] += 1
                 swept = 1
         else:
@@ -221,15 +312,16 @@ class Simulation:
         extra = 0
         if hand or seat != self.dealer:
             self.to_move = (seat + 1) % self.players
-        elif self.played < PLAYS_PER_HAND:
-            # The dealer played the round's last card: three more each, from the seat after.
+        elif self.played < self.plays_per_hand:
+            # The dealer played the round's last card: a new hand each, from the seat after.
             event = _DEAL
             n = self.players
             pos = self.stock_pos
             stock = self.stock
+            size = self._hand_cards
             for i in range(1, n + 1):
-                self.hands[(seat + i) % n] = sorted(stock[pos : pos + 3])
-                pos += 3
+                self.hands[(seat + i) % n] = sorted(stock[pos : pos + size])
+                pos += size
             self.stock_pos = pos
             self.to_move = (seat + 1) % n
         else:
@@ -333,4 +425,16 @@ class Simulation:
                 ]
                 spread = 0.2 + 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
             value += _share(strengths, side, spread)
+        if self._regional:
+            value += regional_estimate(self.rules, piles, side)
         return value
+
+
+def search_depth(sim: Simulation, depth: int) -> int:
+    """An alpha-beta search's ``depth`` from the position of ``sim``, cut in hands of more
+    than three cards (Scopone's ten) where its tree would grow past :data:`MAX_LEAVES`:
+    searched whole, ten cards a seat take half a minute a move. The 3-card games are
+    searched as they always were."""
+    if sim.rules.hand_cards <= 3:
+        return depth
+    return sim.plies_within(depth, MAX_LEAVES)

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..cheatsheet import category_label
 from ..errors import EscobaError
-from ..scoring import CATEGORIES
+from ..scoring import categories_in_play
 from ..simulate import SimulationSummary, simulate
 from . import app
 from .errors import fail
@@ -87,15 +87,10 @@ def _simulation_table(title: str, result: SimulationSummary) -> Table:
     table.add_column("", no_wrap=True)
     table.add_column("mean", justify="right", no_wrap=True)
     table.add_column("meaning")
-    notes = {
-        "sevens": "" if rules.sevens != "none" else "no sevens category in these rules",
-        "all_sevens": ""
-        if rules.all_sevens_bonus or rules.big_wins
-        else "no all-sevens bonus in these rules",
-        "sweeps": "1 point each: also the sweeps per hand",
-    }
+    notes = {"sweeps": "1 point each: also the sweeps per hand"}
     table.add_row(Text("points per hand", style="bold"), "", "all sides together")
-    for category in CATEGORIES:
+    # The categories these rules score only: the others are always 0.
+    for category in categories_in_play(rules):
         table.add_row(
             f"  {category_label(category, rules)}",
             f"{result.category_means[category]:.2f}",
