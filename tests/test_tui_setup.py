@@ -308,3 +308,31 @@ def test_quick_skips_the_setup_screen(
     Storage().save_current(session)
     result = CliRunner().invoke(escoba.cli.app, ["play", "--resume"])
     assert len(terminal) == 2 and result.exit_code == 0, result.output
+
+
+def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
+    terminal: list[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import escoba.cli
+
+    shown: list[SetupChoice] = []
+
+    def fake_run(self: SetupApp) -> SetupChoice | None:
+        shown.append(self.initial)
+        return self.initial
+
+    monkeypatch.setattr(SetupApp, "run", fake_run)
+    result = CliRunner().invoke(escoba.cli.app, ["play", "--rules", "scopone-classico"])
+    assert result.exit_code == 0, result.output
+    assert (shown[-1].players, shown[-1].partnerships) == (4, True)
+    assert shown[-1].opponents == ("medium",)
+    session = terminal[-1]
+    assert session.game.players == 4 and session.game.partnerships
+    assert session.observation().hand_sizes == (9, 9, 9, 9)
+    # Said otherwise on the command line: two players, or four without partnerships.
+    args = ["play", "--quick", "--rules", "scopone-scientifico", "--no-partnerships"]
+    assert CliRunner().invoke(escoba.cli.app, args).exit_code == 0
+    assert terminal[-1].game.players == 4 and not terminal[-1].game.partnerships
+    args = ["play", "--quick", "--rules", "scopone-scientifico", "--players", "2"]
+    assert CliRunner().invoke(escoba.cli.app, args).exit_code == 0
+    assert terminal[-1].game.players == 2 and terminal[-1].observation().hand_sizes == (10, 10)
