@@ -137,6 +137,8 @@ class EscobaApp(App[None]):
         self._paused = False
         self._timer: Timer | None = None
         self._scheduled = False
+        self._log_lines = LOG_LINES
+        """How many of the last moves the log shows: fewer while the hand takes more lines."""
 
     # -- names and texts
 
@@ -275,12 +277,15 @@ class EscobaApp(App[None]):
 
     def _fit_hand(self, cards: Sequence[Text]) -> None:
         """As many cards of the hand on a line as the screen's width holds: a Scopone hand of
-        10 cards, or long card names, take two lines or more, never past the edge."""
+        10 cards, or long card names, take two lines or more, never past the edge; the log
+        of moves gives up a line for each line the hand takes beyond the first."""
         label = self.query_one("#hand-label", Static)
         room = self.size.width - 2 - len(plain_text(label)) - 1  # the screen's padding
         widest = max((card.cell_len for card in cards), default=1)
         columns = max(1, min(len(cards), (room + HAND_GAP) // (widest + HAND_GAP)))
         self.query_one("#hand-cards", Grid).styles.grid_size_columns = columns
+        rows = -(-len(cards) // columns)
+        self._log_lines = max(1, LOG_LINES - max(0, rows - 1))
 
     def on_resize(self, event: Resize) -> None:
         slots = self.query("#hand-cards > Choice").results(Choice)
@@ -316,7 +321,7 @@ class EscobaApp(App[None]):
                 lines.append(Text(tn("tui.initial_sweep", event.sweeps, self.language, name=name)))
             elif isinstance(event, Redeal):
                 lines.append(Text(self.tr("tui.redeal"), style="dim"))
-        return Text("\n").join(lines[-LOG_LINES:])
+        return Text("\n").join(lines[-self._log_lines :])
 
     def screen_text(self) -> str:
         """Every text the current screen shows (for tests and checks)."""
