@@ -22,6 +22,7 @@ __all__ = [
     "categories_in_play",
     "coin_run",
     "match_winner",
+    "napola_points",
     "primiera",
     "score_counts",
     "score_hand",
