@@ -3,16 +3,20 @@
 The timing plays a few hands of each level (and of the frozen ``baseline``) against
 ``medium`` and prints the median and 95th percentile of its time per move, over every move and
 over the moves with a choice. The ladder plays each level against the one below it on
-duplicate deals (every deck played once with the seats swapped, as ``benchmarks/duel.py``
-does) in 2-player Escoba and 2-player Scopa, and prints the mean point difference per hand
-with its 95% confidence interval: a level beats the one below when the whole interval is
-above zero.
+duplicate deals (every deck played in every seat rotation, as ``benchmarks/duel.py`` does)
+in 2-player Escoba and 2-player Scopa (``--games``: any presets, such as
+``scopone-scientifico``), and prints the mean point difference per hand with its 95%
+confidence interval: a level beats the one below when the whole interval is above zero.
+``--seats 4`` seats four in two partnerships, for the timing and the ladder (each level
+plays both seats of its side).
 
     python benchmarks/ai.py [--hands 200] [--timing-hands 6] [--seats 2]
-                            [--pairs hard-medium,expert-baseline,...] [--workers 2] [--json FILE]
+                            [--games escoba,scopa] [--pairs hard-medium,master-expert:40,...]
+                            [--workers 2] [--json FILE]
 
-``--pairs ''`` skips the ladder; ``master`` thinks for half a second a move, so the whole
-ladder at the default 200 hands takes about two hours on two cores.
+``--pairs ''`` skips the ladder; ``master-expert:40`` plays that rung on 40 hands only.
+``master`` thinks for half a second a move, so the whole ladder at the default 200 hands
+takes about two hours on two cores.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from duel import CHUNK, summary, task
 from escoba import RULESETS, Game
 from escoba.ai import LEVELS, make_player
 
-GAMES = ("escoba", "scopa")
+GAMES = "escoba,scopa"
 
 
 def time_level(level: str, preset: str, hands: int, seats: int) -> tuple[list[float], list[float]]:
@@ -67,7 +71,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="duplicate hands per rung")
     parser.add_argument("--timing-hands", type=int, default=6, help="hands per level timed")
-    parser.add_argument("--seats", type=int, default=2, choices=(2, 4), help="for the timing")
+    parser.add_argument(
+        "--seats", type=int, default=2, choices=(2, 4), help="2, or 4 in partnerships"
+    )
+    parser.add_argument("--games", default=GAMES, help="presets, comma-separated")
     parser.add_argument("--levels", default=",".join((*LEVELS, "baseline")), help="to time")
     parser.add_argument(
         "--pairs", default=None, help="rungs to play, e.g. hard-medium (default: each level "
@@ -77,17 +84,27 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     console = Console()
+    games = [game for game in args.games.split(",") if game]
+    unknown = [game for game in games if game not in RULESETS]
+    if unknown:
+        parser.error(f"--games: unknown {', '.join(unknown)}; presets: {', '.join(RULESETS)}")
+    partnerships = args.seats == 4
+    # (stronger, weaker, hands)
+    rungs: list[tuple[str, str, int]] = []
     if args.pairs is None:
-        rungs = [(LEVELS[i + 1], LEVELS[i]) for i in range(len(LEVELS) - 1)]
+        rungs = [(LEVELS[i + 1], LEVELS[i], args.hands) for i in range(len(LEVELS) - 1)]
     else:
-        rungs = [(p.split("-")[0], p.split("-")[1]) for p in args.pairs.split(",") if p]
+        for pair in filter(None, args.pairs.split(",")):
+            names, _, hands = pair.partition(":")
+            stronger, _, weaker = names.partition("-")
+            rungs.append((stronger, weaker, int(hands) if hands else args.hands))
 
     timing: list[dict[str, Any]] = []
     levels = [level for level in args.levels.split(",") if level] if args.timing_hands else []
     with Progress(console=console, transient=True) as progress:
-        bar = progress.add_task("timing moves", total=len(levels) * len(GAMES))
+        bar = progress.add_task("timing moves", total=len(levels) * len(games))
         for level in levels:
-            for preset in GAMES:
+            for preset in games:
                 every, choices = time_level(level, preset, args.timing_hands, args.seats)
                 median, p95 = percentiles(every)
                 choice_median, choice_p95 = percentiles(choices)
@@ -104,7 +121,8 @@ def main() -> None:
                     }
                 )
                 progress.advance(bar)
-    table = Table(title=f"Milliseconds per move ({args.seats} players, against medium)")
+    seating = f"{args.seats} players" + (" in partnerships" if partnerships else "")
+    table = Table(title=f"Milliseconds per move ({seating}, against medium)")
     for column in ("level", "game", "moves", "median", "95th pct", "with a choice: median",
                    "95th pct"):  # fmt: skip
         table.add_column(column, justify="left" if column in ("level", "game") else "right")
@@ -124,10 +142,10 @@ def main() -> None:
     ladder: list[dict[str, Any]] = []
     if rungs:
         jobs = [
-            (stronger, weaker, game, 2, False, 2026, first)
-            for stronger, weaker in rungs
-            for game in GAMES
-            for first in range(0, args.hands, CHUNK)
+            (stronger, weaker, game, args.seats, partnerships, 2026, first)
+            for stronger, weaker, hands in rungs
+            for game in games
+            for first in range(0, hands, CHUNK)
         ]
         margins: dict[tuple[str, str, str], list[float]] = {}
         with (
@@ -138,14 +156,16 @@ def main() -> None:
             for job, (found, _seconds) in zip(jobs, pool.imap(task, jobs), strict=True):
                 margins.setdefault((job[0], job[1], job[2]), []).extend(found)
                 progress.advance(bar, len(found))
-        table = Table(title=f"Strength ladder: duplicate hands, 2 players, {args.hands} per rung")
-        for column in ("game", "rung", "points per hand", "95% interval", "beats"):
+        table = Table(title=f"Strength ladder: duplicate hands, {seating}")
+        for column in ("game", "rung", "hands", "points per hand", "95% interval", "beats"):
             table.add_column(column)
         for (stronger, weaker, game), found in margins.items():
             mean, low, high, _sd = summary(found)
             ladder.append(
                 {
                     "game": game,
+                    "seats": args.seats,
+                    "partnerships": partnerships,
                     "stronger": stronger,
                     "weaker": weaker,
                     "hands": len(found),
@@ -156,6 +176,7 @@ def main() -> None:
             table.add_row(
                 game,
                 f"{stronger} vs {weaker}",
+                str(len(found)),
                 f"{mean:+.2f}",
                 f"{low:+.2f} .. {high:+.2f}",
                 "yes" if low > 0 else "no",

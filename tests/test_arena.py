@@ -237,6 +237,32 @@ def test_four_entrants_in_partnerships_partners_have_the_same_figures() -> None:
     assert result.score_rate[0] == pytest.approx(1 - result.score_rate[1])
 
 
+@pytest.mark.parametrize(
+    ("preset", "seats", "plays"),
+    [("scopone-scientifico", 4, 40), ("scopone-classico", 4, 36), ("scopone-scientifico", 2, 40)],
+)
+def test_scopone_hands_are_played_whole(preset: str, seats: int, plays: int) -> None:
+    # Scopone deals the whole deck at once (10 or 9 cards each, 4 seats in partnerships; or
+    # two deals of 10 between 2): a game of the arena is that one hand, every card played.
+    rules = RULESETS[preset].replace(ace_takes_all=True, re_bello=True, napola=True)
+    partnerships = seats == 4
+    result, games = collect(["easy", "beginner"], 2, rules=rules, partnerships=partnerships)
+    assert result.seats == seats and result.games == 4 == len(games)
+    for game in games:
+        (hand,) = game.record["hands"]
+        assert len(hand["moves"]) == plays
+        assert set(game.result.breakdown) >= {"re_bello", "napola"}
+    assert result.mean_difference is not None
+
+
+@pytest.mark.parametrize("preset", ["scopone-scientifico", "scopone-classico"])
+def test_a_seating_the_deck_does_not_share_out_is_refused(preset: str) -> None:
+    # 3 seats cannot share Scopone's 40 (or 36) cards in hands of 10 (or 9): the rules' error.
+    with pytest.raises(ArenaError, match="do not share out") as info:
+        play_arena(["beginner"] * 3, rules=RULESETS[preset], hands=1)
+    assert "3 players" in str(info.value)
+
+
 def test_a_short_target_chains_many_matches() -> None:
     rules = ESCOBA.replace(target_score=3)
     result = play_arena([FIRST, LAST], rules=rules, hands=6, seed=3)
@@ -335,10 +361,24 @@ def test_cli_three_players_and_partnerships() -> None:
     assert "4 players in partnerships" in out and "2 seat rotations" in out
 
 
+def test_cli_scopone_in_partnerships() -> None:
+    code, out, err = run(
+        "arena", "easy", "beginner", "--partnerships", "--players", "4", "--hands", "1",
+        "--rules", "scopone-scientifico", "--set", "ace_takes_all=true",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "scopone-scientifico" in out and "4 players in partnerships" in out
+    assert "2 seat rotations" in out
+
+
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
         (["arena", "beginner", "wizard"], "unknown player level 'wizard'"),
+        (
+            ["arena", *["beginner"] * 3, "--rules", "scopone-classico"],
+            "hand_cards: 9 cards to each of 3 players (27 a deal) do not share out",
+        ),
         (["arena", "beginner", "beginner", "--players", "3"], "--players 3: give one PLAYER"),
         (["arena", "beginner"], "give 2, 3 or 4 PLAYERs, one per seat, got 1"),
         (["arena", *["beginner"] * 5], "give 2, 3 or 4 PLAYERs"),
