@@ -45,7 +45,7 @@ Evaluator = Callable[[Simulation, int], float]
 class _Node:
     """Statistics of one move in one information set, and the moves after it."""
 
-    __slots__ = ("available", "children", "prior", "total", "visits")
+    __slots__ = ("available", "children", "keys", "prior", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -56,6 +56,9 @@ class _Node:
         """Walks that reached the parent with this move legal."""
         self.prior = 0.0
         """The play model's score of the move, when the search uses it."""
+        self.keys: list[int] | None = None
+        """The legal moves after this one, kept where every deal gives the same: the
+        searching seat to move with no new round dealt on the way (its hand is known)."""
 
 
 class TreeSearchPlayer:
@@ -173,7 +176,12 @@ class TreeSearchPlayer:
             path = [root]
             applied = 0
             while sim.to_move >= 0 and applied < self.depth:
-                keys = sim.legal_keys()
+                if sim.to_move == seat and not sim.stock_pos:
+                    keys = node.keys
+                    if keys is None:
+                        keys = node.keys = sim.legal_keys()
+                else:
+                    keys = sim.legal_keys()
                 children = node.children
                 if modelled and sim.to_move != seat:
                     # The other seat plays as the play model says, from what it can see.
