@@ -181,14 +181,14 @@ REFUSED_ROOMS: list[tuple[str, dict[str, Any], int, str, str]] = [
         "scopone with three players",
         {"rules": "scopone-scientifico", "players": 3, "seats": ["person", "easy", "easy"]},
         400,
-        "bad_rules",
+        "bad_seating",
         "10 cards to each of 3 players",
     ),
     (
         "a hand of ten cards over four table cards",
         {"rules": "scopa", "players": 4, "seats": ["person"] * 4, "options": {"hand_cards": 10}},
         400,
-        "bad_rules",
+        "bad_seating",
         "hand_cards",
     ),
     (

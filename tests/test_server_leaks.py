@@ -449,6 +449,7 @@ def state_of(game: Game, seat: int | None) -> Message:
         "rules": SCOPA.to_dict(),
         "players": 2,
         "partnerships": False,
+        "deals_per_hand": SCOPA.deals_per_hand(2),
         "sides": [[0], [1]],
         "seats": [],
         "match_number": 1,

@@ -109,7 +109,11 @@ def test_a_scopone_room_with_three_computers(page: Any, server: Server) -> None:
     page.get_by_test_id("players").select_option("3")
     page.get_by_test_id("create-room").click()
     error = page.locator("#create-error")
-    expect(error).to_contain_text("do not share out", timeout=TIMEOUT)
+    expect(error).to_have_text(
+        "Scopone scientifico: the deck does not share out evenly among 3 players; choose"
+        " another number of players.",
+        timeout=TIMEOUT,
+    )
     assert "/room/" not in page.url
 
     page.get_by_test_id("players").select_option("4")

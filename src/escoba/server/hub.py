@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, ParamSpec, TypeVar
 
-from ..errors import EscobaError
+from ..errors import EscobaError, RulesError
 from ..game import Game
 from . import rooms
 from .cluster import Cluster
@@ -272,6 +272,10 @@ class Hub:
             )
         if request.partnerships and request.players != 4:
             raise Refusal("bad_seats", "partnerships need 4 players")
+        try:
+            rules.deals_per_hand(request.players)
+        except RulesError as error:  # Scopone for three: the deck does not share out
+            raise Refusal("bad_seating", str(error)) from None
         levels = [None if kind == "person" else kind for kind in request.seats]
         people = [seat for seat, level in enumerate(levels) if level is None]
         if not people:

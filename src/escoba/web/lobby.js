@@ -237,7 +237,9 @@ async function createRoom(event) {
     saveTicket(ticket.room, { seat: ticket.seat, token: ticket.token, nickname });
     window.location.assign(`/room/${encodeURIComponent(ticket.room)}`);
   } catch (error) {
-    showError(errorText(error.code, error.message));
+    // A seating the deck does not share out (Scopone for three): said with the game's name.
+    const seating = { game: presetName(presetSelect.value), players: tn("count.players", players) };
+    showError(error.code === "bad_seating" ? t("lobby.bad_seating", seating) : errorText(error.code, error.message));
     button.disabled = false;
   }
 }
