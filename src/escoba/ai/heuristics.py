@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 _EPSILON = 1e-9
+_KING_OF_COINS: Final = KING_OF_COINS.bit_length() - 1  # its card index
 
 
 def _pick(scored: Sequence[tuple[float, Move]], rng: random.Random) -> Move:
@@ -204,9 +205,6 @@ def _regional_worth(rules: RuleSet, piles: list[int], side: int) -> tuple[float,
                     ) / others
             worth[index] += change
     return tuple(worth)
-
-
-_KING_OF_COINS: Final = KING_OF_COINS.bit_length() - 1  # its card index
 
 
 def _takes_all(move: Move, ace_takes_all: bool) -> bool:

@@ -5,8 +5,8 @@ It replays the hand's flow exactly as :class:`escoba.Game` does (legality from
 :func:`escoba.captures.legal_keys`, a new round of ``hand_cards`` each when every hand is
 empty and stock is left, the last-play sweep rule, no sweep for an ace that takes all,
 leftovers to the last capturer, scoring by :func:`escoba.scoring.score_masks`), but with undo
-instead of events and records. The search
-horizon is the hand: match points do not change inside it.
+instead of events and records. The search horizon is the hand: match points do not change
+inside it.
 """
 
 from __future__ import annotations
@@ -393,7 +393,8 @@ class Simulation:
     def estimate(self, side: int) -> float:
         """A heuristic :meth:`value` of an unfinished hand: sweeps as they stand, and for each
         card category the expected share of its point given the captured cards and how many
-        of the relevant cards are still to be taken."""
+        of the relevant cards are still to be taken; re bello and napola by
+        :func:`regional_estimate` where the rules play them."""
         piles = self.piles
         sweeps = self.sweeps
         n = self.sides
