@@ -123,7 +123,7 @@ def position_of(game: Game) -> Position:
     nxt = (seat + 1) % obs.players
     next_hand = obs.hand_sizes[nxt]
     if nxt != seat and next_hand == 0 and obs.stock_size > 0:
-        next_hand = 3
+        next_hand = obs.rules.hand_cards  # a new round is dealt
     if plays_after == 0:
         next_hand = 0
     return Position(obs.rules, _mask(obs.table), FULL_DECK & ~visible, plays_after, next_hand)
