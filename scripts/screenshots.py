@@ -2,8 +2,8 @@
 
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby, a game (desktop and phone), the score pad after a hand, the
-history, a replay, the score pad for real cards and a lesson of Learn to play, and writes one
-PNG per screen.
+history, a replay, the score pad for real cards, a lesson of Learn to play and a Scopone game
+with its 10-card hand, and writes one PNG per screen.
 """
 
 from __future__ import annotations
@@ -199,6 +199,35 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
     desktop.get_by_test_id("play").click()
     desktop.wait_for_timeout(400)
     desktop.screenshot(path=out / "learn-french.png", full_page=True)
+
+    # Scopone scientifico in Italian with Italian cards: four in partnerships, a 10-card hand
+    # (its cards overlap: clicked near their left edge), the hint open.
+    desktop.locator("#deck-picker").select_option("italian")
+    desktop.locator("#language-picker").select_option("it")
+    desktop.goto(url + "/")
+    desktop.get_by_test_id("nickname").fill("Ana")
+    desktop.get_by_test_id("preset").select_option("scopone-scientifico")
+    for seat in (1, 2, 3):
+        desktop.get_by_test_id(f"seat-kind-{seat}").select_option("easy")
+    desktop.get_by_test_id("create-room").click()
+    desktop.wait_for_url("**/room/**", timeout=WAIT)
+    playable = desktop.locator("[data-testid=hand-card][data-moves]")
+    playable.first.wait_for(timeout=WAIT)
+    if (
+        desktop.get_by_test_id("hand-card").count() == 10
+        and desktop.locator("#table-cards .card-slot").count() == 0
+    ):
+        playable.first.click(position={"x": 12, "y": 40})  # something on the table first
+        if desktop.get_by_test_id("capture-choice").count():
+            desktop.get_by_test_id("capture-choice").first.click()
+        desktop.wait_for_function(
+            "document.querySelectorAll('[data-testid=hand-card]').length === 9", timeout=WAIT
+        )
+        playable.first.wait_for(timeout=WAIT)
+    desktop.get_by_test_id("hint-button").click()
+    desktop.get_by_test_id("hint-text").wait_for(state="visible", timeout=WAIT)
+    desktop.wait_for_timeout(800)
+    desktop.screenshot(path=out / "game-scopone.png")
     desktop.goto(room)
 
 
