@@ -29,8 +29,10 @@ def last_card_of_a_hand(match: dict[str, Any]) -> bool:
 def at_a_hands_last_card(server: Server) -> tuple[str, str, int]:
     """A room of two people played through the protocol (first legal moves) until the seat
     holding the first hand's last card is to play it: the room, that seat's token, the seat."""
-    # To 1 point: the hand usually ends the match too, whose end the log must also keep.
-    body = {"nickname": "Ana", "seats": ["person", "person"], "options": {"target_score": 1}}
+    # To 1 point: the hand usually ends the match too, whose end the log must also keep. Re
+    # bello and napola (docs/rules.md, regional options) score too: their rows are shown.
+    options = {"target_score": 1, "re_bello": True, "napola": True}
+    body = {"nickname": "Ana", "seats": ["person", "person"], "options": options}
     ticket = httpx.post(server.url + "/api/rooms", json=body).json()
     guest = httpx.post(
         server.url + f"/api/rooms/{ticket['room']}/join", json={"nickname": "Bea"}
@@ -116,8 +118,17 @@ def test_piles_log_and_the_explained_score_pad(page: Any, server: Server) -> Non
     table.wait_for(timeout=TIMEOUT)
     after = seat_state(server, room, token)["match"]
     result = after["results"][-1]
+    # The rows: the categories these rules play (escoba.scoring.categories_in_play).
+    rows = table.locator("tr[data-category]").evaluate_all(
+        "rows => rows.map(r => r.dataset.category)"
+    )
+    assert rows == result["categories"]
+    assert "re_bello" in rows and "napola" in rows and "all_sevens" not in rows
     assert shown_counts(dialog, "cards") == [tally["cards"] for tally in result["tallies"]]
     assert shown_counts(dialog, "coins") == [tally["coins"] for tally in result["tallies"]]
+    tallies = result["tallies"]
+    assert shown_counts(dialog, "re_bello") == [int(tally["king_of_coins"]) for tally in tallies]
+    assert shown_counts(dialog, "napola") == [tally["coin_run"] for tally in tallies]
     if result["last_capturer"] is not None:
         assert sum(shown_counts(dialog, "cards")) == 40
         assert sum(shown_counts(dialog, "coins")) == 10
