@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from .records import MatchRecord, OnMove
 
 __all__ = ["Game"]
-PLAYS_PER_HAND: Final = 36  # with the usual 4 first table cards (see RuleSet.plays_per_hand)
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
 _TAKEN_BACK: Final = -1  # a take back among a hand's recorded moves
