@@ -2,8 +2,8 @@
 
 Every seat is dealt its hand a round at a time (three cards, or the whole hand at once in
 Scopone), so the cards another seat still holds were in its hand when it played earlier in
-the round, and its choices then say something about them: a
-seat that left a sweep on the table most likely did not hold the sweeping card. With a model
+the round, and its choices then say something about them: a seat that left a sweep on the
+table most likely did not hold the sweeping card. With a model
 of play (:class:`~escoba.ai.policy.PlayModel`), the likelihood of a guess ``H`` at a seat's
 remaining cards is the product, over its plays this round, of the chance that a hand of the
 cards it held then (the played card, its later plays, and ``H``) chose what it chose.
@@ -13,8 +13,9 @@ as in Scopone's first plays, has too many possible hands to weigh and is dealt u
 
 :class:`Beliefs` deals the unseen cards with those weights: for two players exactly; with
 more, each seat's hand is drawn from its own weights, again if it clashes with a hand drawn
-before (a close approximation: clashes are rare). Nothing is ever dealt that the observing
-seat has seen: its hand, the table, the captured piles and every played card.
+before (a close approximation), and uniformly from the cards left after many clashes.
+Nothing is ever dealt that the observing seat has seen: its hand, the table, the captured
+piles and every played card.
 """
 
 from __future__ import annotations
@@ -136,12 +137,15 @@ class Beliefs:
         self.own = tuple(sorted(card.index for card in observation.hand))
         # Per seat with evidence: its possible hands and their cumulative weights.
         self.guesses: dict[int, tuple[list[tuple[int, ...]], list[float]]] = {}
+        # The same guesses as card masks, to check them against each other quickly.
+        self._masks: dict[int, list[int]] = {}
         if model is None:
             return
         for evidence in round_evidence(observation, model):
             guesses = list(combinations(self.pool, self.sizes[evidence.seat]))
             weights = [evidence.likelihood(guess) for guess in guesses]
             self.guesses[evidence.seat] = (guesses, list(accumulate(weights)))
+            self._masks[evidence.seat] = [sum(1 << card for card in guess) for guess in guesses]
 
     def hand_chances(self, seat: int) -> dict[int, float]:
         """The chance of each unseen card (index) being in ``seat``'s hand, from that seat's
@@ -173,18 +177,22 @@ class Beliefs:
         hands[self.seat] = self.own
         taken = 0
         for seat, (guesses, cumulative) in self.guesses.items():
+            masks = self._masks[seat]
             total = cumulative[-1]
-            for _ in range(64):
-                guess = guesses[bisect(cumulative, rng.random() * total)]
-                bits = sum(1 << card for card in guess)
-                if not bits & taken:
+            for _ in range(16):
+                index = bisect(cumulative, rng.random() * total)
+                if not masks[index] & taken:
+                    guess, bits = guesses[index], masks[index]
                     break
             else:
-                # Every draw clashed: fall back on a uniform guess from what is left.
+                # The draws clashed with the hands drawn before (common late in a Scopone
+                # hand, when the other hands are all that is unseen): the cards left if they
+                # are just enough, else a uniform guess from them.
                 free = [card for card in self.pool if not taken >> card & 1]
-                guess = tuple(rng.sample(free, self.sizes[seat]))
+                size = self.sizes[seat]
+                guess = tuple(free if len(free) == size else sorted(rng.sample(free, size)))
                 bits = sum(1 << card for card in guess)
-            hands[seat] = tuple(sorted(guess))
+            hands[seat] = guess
             taken |= bits
         rest = [card for card in self.pool if not taken >> card & 1]
         if dealt is None:
