@@ -16,10 +16,11 @@ import dataclasses
 import random
 import string
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from escoba import (
     DECK,
+    RULESETS,
     Card,
     Game,
     HandResult,
@@ -28,12 +29,39 @@ from escoba import (
     Observation,
     Play,
     Redeal,
+    RulesError,
     RuleSet,
     parse_cards,
     preset_name,
 )
 
+if TYPE_CHECKING:
+    from escoba.ai.simulation import Simulation
+
 RECORD_HEADER = {"format": "escoba-record", "version": 1}
+
+SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
+"""Every seating: 2, 3 or 4 players, and 4 in two partnerships."""
+
+
+def shares_out(rules: RuleSet, players: int) -> bool:
+    """Whether the deck shares out evenly among the seats under ``rules`` (Scopone's does not
+    among 3)."""
+    try:
+        rules.deals_per_hand(players)
+    except RulesError:
+        return False
+    return True
+
+
+SEATED_PRESETS = [
+    (preset, players, partnerships)
+    for preset in sorted(RULESETS)
+    for players, partnerships in SEATINGS
+    if shares_out(RULESETS[preset], players)
+]
+"""Every preset in every seating its deck shares out among, as (preset, players,
+partnerships)."""
 
 # The database backends the server tests run on (SQLite; PostgreSQL too when asked), the server
 # tests' fixtures (an app on a test database), and the browser tests' fixtures (a running
@@ -233,6 +261,20 @@ def stock_cards(game: Game) -> list[Card]:
     """The undealt stock: the tail of the current deck (dealing takes from the front)."""
     size = game.stock_size
     return current_deck(game)[40 - size :] if size else []
+
+
+def true_simulation(game: Game) -> Simulation:
+    """The searches' simulation of the game's hand with every hidden card where it really is."""
+    from escoba.ai.sampling import Determinization
+    from escoba.ai.simulation import Simulation
+
+    seat = game.to_move
+    assert seat is not None
+    deal = Determinization(
+        hands=tuple(tuple(sorted(c.index for c in game.hand(s))) for s in range(game.players)),
+        stock=tuple(c.index for c in stock_cards(game)),
+    )
+    return Simulation.from_observation(game.observation(seat), deal)
 
 
 def hidden_from(game: Game, seat: int) -> set[Card]:

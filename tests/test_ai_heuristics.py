@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-from escoba import RULESETS, Card, Game, RulesError, RuleSet, captures, parse_cards
+from conftest import SEATED_PRESETS
+from escoba import RULESETS, Card, Game, RuleSet, captures, parse_cards
 from escoba.ai.base import Player, RandomPlayer, make_player
 from escoba.ai.heuristics import (
     ClubPlayer,
@@ -22,26 +23,6 @@ from escoba.ai.heuristics import (
 )
 from escoba.moves import Move
 from escoba.observation import Observation
-
-SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
-
-
-def _shares_out(preset: str, players: int) -> bool:
-    """Whether the preset's deck shares out among the seats (Scopone's not among 3)."""
-    try:
-        RULESETS[preset].deals_per_hand(players)
-    except RulesError:
-        return False
-    return True
-
-
-SEATED = [
-    (preset, players, partnerships)
-    for preset in sorted(RULESETS)
-    for players, partnerships in SEATINGS
-    if _shares_out(preset, players)
-]
-"""Every preset in every seating its deck shares out among."""
 
 
 def play_match(game: Game, players: list[Player]) -> list[str]:
@@ -57,7 +38,7 @@ def play_match(game: Game, players: list[Player]) -> list[str]:
     return played
 
 
-@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED)
+@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED_PRESETS)
 def test_easy_and_medium_play_legal_moves_through_whole_matches(
     preset: str, players: int, partnerships: bool
 ) -> None:

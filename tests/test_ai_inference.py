@@ -9,30 +9,10 @@ import random
 
 import pytest
 
-from conftest import build_deck, game_with_deck
-from escoba import DECK, RULESETS, Card, Game, Move, RulesError
+from conftest import SEATED_PRESETS, build_deck, game_with_deck
+from escoba import DECK, RULESETS, Card, Game, Move
 from escoba.ai.inference import Beliefs, round_evidence
 from escoba.ai.policy import FEATURES, PlayModel, Position, move_features, sweep_chance
-
-SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
-
-
-def _shares_out(preset: str, players: int) -> bool:
-    """Whether the preset's deck shares out among the seats (Scopone's not among 3)."""
-    try:
-        RULESETS[preset].deals_per_hand(players)
-    except RulesError:
-        return False
-    return True
-
-
-SEATED = [
-    (preset, players, partnerships)
-    for preset in sorted(RULESETS)
-    for players, partnerships in SEATINGS
-    if _shares_out(preset, players)
-]
-"""Every preset in every seating its deck shares out among."""
 
 
 def mask(cards: object) -> int:
@@ -161,7 +141,7 @@ def test_no_evidence_means_uniform_chances() -> None:
     assert len(set(chances.values())) == 1
 
 
-@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED)
+@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED_PRESETS)
 def test_inferred_deals_never_place_a_card_the_seat_has_seen(
     preset: str, players: int, partnerships: bool
 ) -> None:

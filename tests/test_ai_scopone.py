@@ -14,13 +14,11 @@ import random
 
 import pytest
 
-from conftest import build_deck, current_deck, game_with_deck, stock_cards
+from conftest import build_deck, current_deck, game_with_deck, true_simulation
 from escoba import RULESETS, Card, Game, Move, RuleSet, parse_cards
 from escoba.ai import make_player
 from escoba.ai.coach import Coach, reasons_for
 from escoba.ai.heuristics import card_weights, card_worth
-from escoba.ai.sampling import Determinization
-from escoba.ai.simulation import Simulation
 
 SCOPONE = ("scopone-scientifico", "scopone-classico")
 REGIONAL = {"ace_takes_all": True, "re_bello": True, "napola": True}
@@ -33,17 +31,6 @@ def regional(preset: str, **changes: object) -> RuleSet:
 
 def mask(cards: object) -> int:
     return sum(1 << c.index for c in cards)  # type: ignore[attr-defined]
-
-
-def true_simulation(game: Game) -> Simulation:
-    """The simulation of the game's hand with every hidden card where it really is."""
-    seat = game.to_move
-    assert seat is not None
-    deal = Determinization(
-        hands=tuple(tuple(sorted(c.index for c in game.hand(s))) for s in range(game.players)),
-        stock=tuple(c.index for c in stock_cards(game)),
-    )
-    return Simulation.from_observation(game.observation(seat), deal)
 
 
 # -- the simulation plays a hand as the engine does ---------------------------------------

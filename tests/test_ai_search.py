@@ -10,33 +10,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from conftest import build_deck, game_with_deck, stock_cards
-from escoba import DECK, RULESETS, Card, Game, Move, RulesError, RuleSet
+from conftest import SEATED_PRESETS, SEATINGS, build_deck, game_with_deck, true_simulation
+from escoba import DECK, RULESETS, Card, Game, Move, RuleSet
 from escoba.ai import Player, make_player
 from escoba.ai.baseline import BaselinePlayer
-from escoba.ai.sampling import Determinization, sample_deal
+from escoba.ai.sampling import sample_deal
 from escoba.ai.search import SearchPlayer
-from escoba.ai.simulation import Simulation
 
-SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
-
-
-def _shares_out(preset: str, players: int) -> bool:
-    """Whether the preset's deck shares out among the seats (Scopone's not among 3)."""
-    try:
-        RULESETS[preset].deals_per_hand(players)
-    except RulesError:
-        return False
-    return True
-
-
-SEATED = [
-    (preset, players, partnerships)
-    for preset in sorted(RULESETS)
-    for players, partnerships in SEATINGS
-    if _shares_out(preset, players)
-]
-"""Every preset in every seating its deck shares out among."""
 THREE_CARD_PRESETS = sorted(name for name, rules in RULESETS.items() if rules.hand_cards == 3)
 """The presets dealt three cards at a time (Scopone has tests of its own: test_ai_scopone)."""
 
@@ -93,18 +73,7 @@ def test_sampling_is_reproducible_and_varies() -> None:
 # -- the simulation replays the engine exactly --------------------------------------------
 
 
-def true_simulation(game: Game) -> Simulation:
-    """The simulation of the game's hand with every hidden card where it really is."""
-    seat = game.to_move
-    assert seat is not None
-    deal = Determinization(
-        hands=tuple(tuple(sorted(c.index for c in game.hand(s))) for s in range(game.players)),
-        stock=tuple(c.index for c in stock_cards(game)),
-    )
-    return Simulation.from_observation(game.observation(seat), deal)
-
-
-@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED)
+@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED_PRESETS)
 def test_the_simulation_replays_a_real_hand(preset: str, players: int, partnerships: bool) -> None:
     rng = random.Random(preset + str(players))
     for seed in range(6):

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from conftest import build_deck, current_deck, game_with_deck, hidden_from
+from conftest import SEATINGS, build_deck, current_deck, game_with_deck, hidden_from, shares_out
 from escoba import DECK, RULESETS, EscobaError, Game, IllegalMoveError, Move, Play, RulesError
 from escoba.env import (
     FIELDS,
@@ -46,7 +46,6 @@ from escoba.env.bounds import capture_set_bounds, reachable_tables
 from escoba.env.tracker import Tracker
 
 ROOT = Path(__file__).resolve().parent.parent
-SEATINGS = ((2, False), (3, False), (4, False), (4, True))
 REGIONAL = {"ace_takes_all": True, "re_bello": True, "napola": True}
 # The presets, and two with the regional options of Scopa and Scopone on (RULES.md "Regional
 # options": asso piglia tutto, re bello, napola).
@@ -57,22 +56,13 @@ RULES = {
 }
 
 
-def shares_out(name: str, players: int) -> bool:
-    """Whether the deck shares out among the seats under these rules (Scopone: not for 3)."""
-    try:
-        RULES[name].deals_per_hand(players)
-    except RulesError:
-        return False
-    return True
-
-
 # Every preset at every seating its deck shares out to; Scopone (a game of two partnerships,
 # dealt whole) is also played by two, in two deals; the regional options in one seating each.
 CONFIGS = [
     (name, n, partners)
     for name in RULES
     for n, partners in SEATINGS
-    if shares_out(name, n)
+    if shares_out(RULES[name], n)
     and ("/" not in name or (n, partners) == ((4, True) if "scopone" in name else (3, False)))
     and ("scopone" not in name or (n, partners) != (4, False))
 ]
@@ -244,7 +234,7 @@ def test_every_legal_move_has_exactly_one_action(rules_name: str) -> None:
     rng = random.Random(rules_name)
     positions = 0
     for players, partnerships in SEATINGS:
-        if not shares_out(name, players):
+        if not shares_out(RULES[name], players):
             continue
         for match in range(3):
             game = Game(rules, players, partnerships, seed=f"{rules_name}-{match}")

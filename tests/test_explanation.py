@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import play_hand
+from conftest import play_hand, shares_out
 from escoba import (
     CATEGORIES,
     RULESETS,
@@ -76,14 +76,6 @@ def result_of(
 
 
 # --- the explanation's comparisons give the result's breakdown ----------------------------------
-
-
-def shares_out(rules: RuleSet, players: int) -> bool:
-    try:
-        rules.deals_per_hand(players)
-    except RulesError:
-        return False
-    return True
 
 
 @st.composite

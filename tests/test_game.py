@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from conftest import (
+    SEATED_PRESETS,
+    SEATINGS,
     audit_finished_hand,
     build_deck,
     card,
@@ -48,19 +50,18 @@ ESCOBA = RULESETS["escoba"]
 SCOPA = RULESETS["scopa"]
 SUM15_PRESETS = [name for name, rules in RULESETS.items() if rules.capture == "sum15"]
 DEALS_PER_HAND = {2: 6, 3: 4, 4: 3}
-SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
-# Every preset with every seating its deck shares out among (Scopone: not 3 players).
-PRESET_SEATINGS = [
-    pytest.param(name, seating, id=f"{seating[0]}p{'-partners' if seating[1] else ''}-{name}")
-    for name, rules in sorted(RULESETS.items())
-    for seating in SEATINGS
-    if rules.plays_per_hand % (rules.hand_cards * seating[0]) == 0
-]
 
 
 def seating_id(seating: tuple[int, bool]) -> str:
     players, partnerships = seating
     return f"{players}p" + ("-partners" if partnerships else "")
+
+
+# Every preset with every seating its deck shares out among (Scopone: not 3 players).
+PRESET_SEATINGS = [
+    pytest.param(name, (players, partners), id=f"{seating_id((players, partners))}-{name}")
+    for name, players, partners in SEATED_PRESETS
+]
 
 
 # -- seats and the dealer ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from conftest import (
     match_should_end,
     reference_captures,
     reference_legal_moves,
+    shares_out,
     sorted_moves,
 )
 from escoba import RULESETS, Card, Game, Move, RuleSet
@@ -83,7 +84,7 @@ seeds = st.integers(0, 2**32)
 def new_game(rules: RuleSet, seating: tuple[int, bool], seed: int) -> Game:
     players, partnerships = seating
     # Only seatings the deck shares out among (Scopone's 10 cards each: not 3 players).
-    assume(rules.plays_per_hand % (rules.hand_cards * players) == 0)
+    assume(shares_out(rules, players))
     return Game(rules, players, partnerships, seed=seed)
 
 

@@ -431,16 +431,7 @@ class Game:
         """Every legal move of the seat to move (empty once the match is over)."""
         keys = self._keys
         if keys is None:
-            if self._to_move < 0:
-                return []
-            keys = self._keys = legal_keys(
-                self._hands[self._to_move],
-                self._table,
-                self._sig,
-                self._match,
-                self._forced,
-                self._ace_takes_all,
-            )
+            keys = self._current_keys()
         return list(map(INTERNED.__getitem__, keys))
 
     def play(self, move: Move | str) -> Play:
