@@ -171,7 +171,7 @@ class Cluster:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]  # typed from redis 8 on
                 with contextlib.suppress(Exception):
                     await listening.aclose()
 
