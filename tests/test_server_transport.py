@@ -11,6 +11,7 @@ traceback while it ran.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,9 @@ LIMITS: dict[str, float] = {
     "connections_per_address": 4,
     "connections_total": 6,
     "join_seconds": 30,
+    "body_seconds": 2,
+    "body_rate": 1000,
+    "slow_bodies_per_address": 2,
 }
 """Small enough to reach in a test; the room sockets that hold connections open are given
 time to stay without joining."""
@@ -74,22 +78,26 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
 
-def serve_command(port: int, database: str, limits: dict[str, float]) -> list[str]:
+def serve_command(
+    port: int, database: str, limits: dict[str, float], options: Sequence[str] = ()
+) -> list[str]:
     command = [sys.executable, "-m", "escoba", "serve", "--port", str(port), "--pace", "0"]
-    command += ["--database", database, "--computer-workers", "1"]
+    command += ["--database", database, "--computer-workers", "1", *options]
     for name, value in limits.items():
         command += ["--limit", f"{name}={value}"]
     return command
 
 
 @contextmanager
-def running_server(folder: Path, limits: dict[str, float]) -> Iterator[Server]:
-    """``escoba serve`` with ``limits`` in a process of its own, on a SQLite file in
-    ``folder``; killed on leaving the block if it still runs."""
+def running_server(
+    folder: Path, limits: dict[str, float], options: Sequence[str] = ()
+) -> Iterator[Server]:
+    """``escoba serve`` with ``limits`` (and other ``options``) in a process of its own, on
+    a SQLite file in ``folder``; killed on leaving the block if it still runs."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
     log = folder / "server.log"
-    command = serve_command(port, f"sqlite:///{folder / 'x.db'}", limits)
+    command = serve_command(port, f"sqlite:///{folder / 'x.db'}", limits, options)
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
     try:
@@ -343,6 +351,177 @@ def test_a_client_gone_in_the_middle_of_its_body_is_no_error(quiet: Server, path
         time.sleep(0.2)
     time.sleep(0.5)
     assert_served(quiet.port)
+
+
+# -- request bodies ----------------------------------------------------------------------------
+
+
+_addresses = itertools.count(1)
+
+
+def fresh_address() -> str:
+    """A loopback address no test has used on the module's server (which keeps counting
+    each address's slow bodies across tests)."""
+    number = next(_addresses)
+    return f"127.0.{5 + number // 250}.{1 + number % 250}"
+
+
+def post_head(length: int, path: str = "/api/rooms") -> bytes:
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    ).encode()
+
+
+def refused_body(sock: socket.socket, started: float) -> tuple[float, dict[str, Any]]:
+    """The seconds from ``started`` to the server's refusal on ``sock``, and its error."""
+    answer = read_answer(sock)
+    assert answer[0] == 408, answer
+    return time.monotonic() - started, error_of(answer)
+
+
+def test_a_stalled_body_is_refused_with_408_at_once(quiet: Server) -> None:
+    """One byte of a promised 200, then nothing: refused after the first second (the rate),
+    not at the whole body's deadline."""
+    source1 = fresh_address()
+    with connect(quiet.port, source1) as sock:
+        sock.sendall(post_head(200))
+        started = time.monotonic()
+        sock.sendall(b"{")
+        waited, error = refused_body(sock, started)
+        assert error["code"] == "body_too_slow"
+        assert "1000 bytes a second" in error["message"]
+        assert seconds_until_closed(sock) < 2.0
+    assert 0.8 <= waited <= 1.8, waited
+    assert_served(quiet.port, source1)
+
+
+def test_a_trickled_body_is_refused_at_the_rate_or_the_deadline(quiet: Server) -> None:
+    # A byte every 0.2 s: far under the rate, refused at the first second
+    with connect(quiet.port, fresh_address()) as sock:
+        sock.sendall(post_head(60_000))
+        started = time.monotonic()
+        sock.settimeout(0.2)
+        answer = b""
+        while not answer and time.monotonic() - started < WAIT:
+            try:
+                sock.sendall(b" ")
+                answer = sock.recv(65536, socket.MSG_PEEK)
+            except TimeoutError:
+                continue
+        waited, error = refused_body(sock, started)
+        assert error["code"] == "body_too_slow"
+    assert 0.8 <= waited <= 1.8, waited
+    # Fast enough for the rate (1,500 bytes a second), but not whole within body_seconds
+    with connect(quiet.port, fresh_address()) as sock:
+        sock.sendall(post_head(60_000))
+        started = time.monotonic()
+        sock.settimeout(0.1)
+        answer = b""
+        while not answer and time.monotonic() - started < WAIT:
+            try:
+                sock.sendall(b" " * 150)
+                answer = sock.recv(65536, socket.MSG_PEEK)
+            except TimeoutError:
+                continue
+        waited, error = refused_body(sock, started)
+        assert error["code"] == "body_too_slow"
+        assert "within 2 s" in error["message"]
+    assert 1.8 <= waited <= 3.0, waited
+
+
+def test_a_body_sent_in_time_is_read(quiet: Server) -> None:
+    """A body that comes in pieces, each in time, is read as usual (the room is made)."""
+    body = json.dumps({"nickname": "Ana", "seats": ["person", "person"]}).encode()
+    with connect(quiet.port, fresh_address()) as sock:
+        sock.sendall(post_head(len(body)))
+        for piece in (body[:10], body[10:20], body[20:]):
+            time.sleep(0.3)
+            sock.sendall(piece)
+        status, _headers, answer = read_answer(sock)
+    assert status == 201, answer
+    assert json.loads(answer)["room"]
+
+
+def test_an_address_that_sends_slow_bodies_again_and_again_is_barred(quiet: Server) -> None:
+    """Past slow_bodies_per_address (2 here) slow bodies in a minute, an address's new
+    connections are refused with 429 at once; other addresses are served."""
+    source = fresh_address()
+    for _ in range(3):
+        with connect(quiet.port, source) as sock:
+            sock.sendall(post_head(100) + b"{")
+            refused_body(sock, time.monotonic())
+    with connect(quiet.port, source) as sock:
+        answer = read_answer(sock)
+        assert answer[0] == 429
+        error = error_of(answer)
+        assert error["code"] == "too_many_slow_bodies"
+        assert "3 request bodies too slowly" in error["message"]
+    assert_served(quiet.port, fresh_address())
+
+
+# -- forwarding headers ------------------------------------------------------------------------
+
+
+def create_from(port: int, forwarded: str | None, source: str = "127.0.0.1") -> int:
+    """Create a room from ``source`` with ``X-Forwarded-For: forwarded``; the status."""
+    body = json.dumps({"nickname": "Ana", "seats": ["person", "person"]}).encode()
+    headers = "" if forwarded is None else f"X-Forwarded-For: {forwarded}\r\n"
+    head = (
+        f"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"{headers}Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    status, _headers, answer = ask(port, head + body, source)
+    assert status in (201, 429), answer
+    if status == 429:
+        assert error_of((status, _headers, answer))["code"] == "too_many_rooms"
+    return status
+
+
+def test_a_client_cannot_choose_its_address_by_a_forwarding_header(tmp_path: Path) -> None:
+    """Without a trusted proxy, X-Forwarded-For is ignored: rooms are counted against the
+    socket's address whatever the header says (uvicorn alone would believe it from
+    127.0.0.1)."""
+    with running_server(tmp_path, {"rooms_per_address": 3}) as running:
+        statuses = [create_from(running.port, f"10.7.0.{i}") for i in range(5)]
+        assert statuses == [201, 201, 201, 429, 429]
+        assert create_from(running.port, None, "127.0.0.2") == 201  # another socket address
+        assert "Traceback" not in running.log.read_text()
+
+
+def test_behind_a_trusted_proxy_the_address_it_saw_counts(tmp_path: Path) -> None:
+    """With --forwarded-allow-ips 127.0.0.1, the rightmost X-Forwarded-For address (the one
+    the proxy saw) is the client: what a client wrote before it counts for nothing, and a
+    client that is not a trusted proxy is still its socket's address."""
+    options = ["--forwarded-allow-ips", "127.0.0.1,10.9.0.0/16"]
+    with running_server(tmp_path, {"rooms_per_address": 2}, options) as running:
+        port = running.port
+        assert create_from(port, "192.0.2.9") == 201
+        assert create_from(port, "10.7.0.1, 192.0.2.9") == 201  # a forged entry before it
+        assert create_from(port, "10.7.0.2, 192.0.2.9") == 429
+        assert create_from(port, "192.0.2.9, 10.9.1.1") == 429  # through two trusted proxies
+        assert create_from(port, "192.0.2.10") == 201  # another client of the proxy
+        # IPv6 clients count by their /64
+        assert create_from(port, "2001:db8:1:2::1") == 201
+        assert create_from(port, "2001:db8:1:2::ffff") == 201
+        assert create_from(port, "2001:db8:1:2:3::9") == 429
+        # 127.0.0.2 is no trusted proxy: its header is ignored, its own address counts
+        assert [create_from(port, f"10.8.0.{i}", "127.0.0.2") for i in range(3)] == [
+            201,
+            201,
+            429,
+        ]
+        assert "Traceback" not in running.log.read_text()
+
+
+@pytest.mark.parametrize("value", ["*", "localhost", "127.0.0.1,nonsense", "10.0.0.0/33"])
+def test_a_bad_forwarded_allow_ips_is_one_line_and_exit_code_2(value: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "1", "--forwarded-allow-ips", value])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: --forwarded-allow-ips: "), lines[0]
+    assert "is not an IP address or network" in lines[0]
 
 
 # -- connections -----------------------------------------------------------------------------------

@@ -149,6 +149,18 @@ def serve_command(
             "(several sites may share one Redis).",
         ),
     ] = "escoba:",
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            metavar="ADDRESSES",
+            help="The reverse proxies in front of the server, by address or network, "
+            "comma-separated (127.0.0.1,10.0.0.0/8): their X-Forwarded-For names the client "
+            "that limits count (the address the last of them saw). Default: none, every "
+            "client is its socket's address.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Start the web game: open the printed address in a browser, create a room, play."""
     try:
@@ -157,13 +169,17 @@ def serve_command(
 
         from ..server.app import create_app
         from ..server.storage import default_database_url
-        from ..server.transport import raise_open_files_limit, server_config
+        from ..server.transport import TrustedProxies, raise_open_files_limit, server_config
     except ImportError as missing:
         fail(
             f"the web game needs {missing.name!r}; install it with: "
             "python3 -m pip install 'escoba[web]'"
         )
     limits = _server_limits(limit or (), computer_workers)
+    try:
+        proxies = TrustedProxies(filter(None, (forwarded_allow_ips or "").split(",")))
+    except ValueError as error:
+        fail(f"--forwarded-allow-ips: {error}")
     origins = [_origin(value) for value in origin or ()]
     url = database or default_database_url()
     try:
@@ -198,7 +214,8 @@ def serve_command(
     typer.echo(
         f"escoba: playing at http://{shown}:{port}/  (database {hidden}{site}; Ctrl+C stops)"
     )
-    uvicorn.Server(server_config(application, host=host, port=port, limits=limits)).run()
+    config = server_config(application, host=host, port=port, limits=limits, proxies=proxies)
+    uvicorn.Server(config).run()
 
 
 def _check_site(redis: str, prefix: str, backend: str) -> None:

@@ -69,6 +69,7 @@ from .protocol import (
 )
 from .rooms import Refusal, Room
 from .storage import Storage, default_database_url
+from .transport import address_key
 
 __all__ = ["WEB", "create_app"]
 
@@ -496,8 +497,9 @@ class BodyLimit:
 
 
 def _address(client: Any) -> str:
-    """The client's address, as the limits count it (behind a proxy: the proxy's)."""
-    return str(client.host) if client is not None else ""
+    """The client as the limits count it: its IPv4 address or IPv6 /64, the socket's
+    unless a trusted proxy named it (``--forwarded-allow-ips``)."""
+    return address_key(str(client.host)) if client is not None else address_key(None)
 
 
 def _origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:

@@ -29,6 +29,14 @@ class Limits:
     """A connection must send a request's whole head within this, or it is closed."""
     idle_seconds: float = 5.0
     """A kept-alive HTTP connection with no new request for this long is closed."""
+    body_seconds: float = 10.0
+    """A request's whole body must arrive within this of its head, or it is refused (408)."""
+    body_rate: int = 1024
+    """...and at this many bytes a second on average from its first second on (a body
+    that trickles, or stops, is refused long before ``body_seconds``)."""
+    slow_bodies_per_address: int = 8
+    """Bodies one address may have refused as too slow in a minute; past that, its new
+    connections are refused (429) until the minute is over."""
     connections_total: int = 1000
     """Open connections (HTTP and WebSocket) the server holds at once."""
     connections_per_address: int = 64

@@ -10,10 +10,21 @@ bound what a client can hold before the app sees a request:
 * one client address (an IPv6 /64) may hold ``connections_per_address`` connections and the
   server ``connections_total``, WebSockets included until they end; one more is answered
   ``503`` (``too_many_connections``) as soon as it connects;
+* a request's body must come whole within ``body_seconds`` of its head, and at
+  ``body_rate`` bytes a second on average from its first second on; one that trickles or
+  stalls is answered ``408`` (``body_too_slow``), and an address with more than
+  ``slow_bodies_per_address`` such bodies in a minute has its new connections answered
+  ``429`` (``too_many_slow_bodies``) until the minute is over;
 * a request that is not HTTP/1.1 is answered ``400`` (``bad_request``); a WebSocket text
   frame that is not UTF-8 closes its socket (1007) without a traceback in the log;
 * a client that stops reading what it is sent is dropped after ``send_seconds``, and on
   shutdown every connection is ended within seconds, whatever its client or handler does.
+
+The client's address is the socket's: ``X-Forwarded-For`` is read only from the proxies the
+operator names (:class:`TrustedProxies`, ``escoba serve --forwarded-allow-ips``), and then
+only the address the trusted proxy itself saw counts (the rightmost one it did not add
+itself). A trusted proxy's connections are not capped per address (it carries every
+client's); the app's limits count the clients it names.
 
 Every refusal here is ``{"type": "error", "code": ..., "message": ...}`` with
 ``Connection: close``; the connection then takes what the client still sends, without
@@ -24,8 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections import Counter
-from collections.abc import Callable
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Final
@@ -54,6 +66,7 @@ __all__ = [
     "ConnectionGate",
     "HttpProtocol",
     "ServerConfig",
+    "TrustedProxies",
     "WebSocketProtocol",
     "address_key",
     "raise_open_files_limit",
@@ -72,6 +85,9 @@ disconnect, before the grace is over and it would be cancelled."""
 
 LINGER_SECONDS: Final = 1.0
 """A refused connection stays open this long, its input discarded, before it is cut."""
+
+SLOW_WINDOW_SECONDS: Final = 60.0
+"""Bodies refused as too slow are counted against their address over this long."""
 
 OPEN_FILES_CAP: Final = 1 << 16
 """The soft limit on open files is raised no higher than this (the hard one may be huge)."""
@@ -99,6 +115,55 @@ def address_key(host: str | None) -> str:
     return str(address)
 
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class TrustedProxies:
+    """The proxies whose ``X-Forwarded-For`` the server believes: addresses and networks
+    (``127.0.0.1``, ``10.0.0.0/8``, ``::1``); none by default, so that no client can choose
+    the address its limits are counted by.
+
+    >>> proxies = TrustedProxies(["127.0.0.1", "10.0.0.0/8"])
+    >>> proxies.trusts("10.1.2.3"), proxies.trusts("192.0.2.1"), proxies.trusts(None)
+    (True, False, False)
+    >>> TrustedProxies(["*"])
+    Traceback (most recent call last):
+    ...
+    ValueError: '*' is not an IP address or network (such as 127.0.0.1 or 10.0.0.0/8)
+    """
+
+    def __init__(self, items: Iterable[str] = ()) -> None:
+        networks: list[IPNetwork] = []
+        for item in items:
+            text = item.strip()
+            try:
+                networks.append(ipaddress.ip_network(text, strict=False))
+            except ValueError:
+                raise ValueError(
+                    f"{text!r} is not an IP address or network (such as 127.0.0.1 or 10.0.0.0/8)"
+                ) from None
+        self.networks: tuple[IPNetwork, ...] = tuple(networks)
+
+    def __bool__(self) -> bool:
+        return bool(self.networks)
+
+    def trusts(self, host: str | None) -> bool:
+        """Whether a connection from ``host`` comes from a trusted proxy."""
+        if not host or not self.networks:
+            return False
+        try:
+            address = ipaddress.ip_address(host.partition("%")[0])
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        return any(address in network for network in self.networks)
+
+    def as_uvicorn(self) -> list[str]:
+        """The list uvicorn's proxy-headers middleware takes."""
+        return [str(network) for network in self.networks]
+
+
 @dataclass(eq=False)
 class Admission:
     """One admitted connection's place in its gate; released once, when it ends."""
@@ -119,15 +184,23 @@ class ConnectionGate:
 
     per_address: int
     total: int
+    slow_per_address: int = 8
+    clock: Callable[[], float] = time.monotonic
     open: int = 0
     by_address: Counter[str] = field(default_factory=Counter)
     lingering: int = 0
     """Refused connections still taking their answer; at most ``total`` of them."""
+    slow: dict[str, deque[float]] = field(default_factory=dict)
+    """Per address: when each of its recent bodies was refused as too slow."""
 
-    def admit(self, key: str) -> Admission | str:
-        """A place for a new connection from ``key``, or why there is none."""
+    def admit(self, key: str, *, proxy: bool = False) -> Admission | str:
+        """A place for a new connection from ``key`` (a trusted ``proxy``'s are not
+        counted per address), or why there is none."""
         if self.open >= self.total:
             return f"the server holds as many connections as it takes ({self.total}); try later"
+        if proxy:
+            self.open += 1
+            return Admission(self, "")
         if self.by_address[key] >= self.per_address:
             return (
                 f"this address holds as many connections as one may ({self.per_address}); "
@@ -139,20 +212,63 @@ class ConnectionGate:
 
     def leave(self, key: str) -> None:
         self.open -= 1
+        if not key:
+            return  # a trusted proxy's
         self.by_address[key] -= 1
         if self.by_address[key] <= 0:
             del self.by_address[key]  # the counter holds only addresses now connected
+
+    def slow_body(self, key: str) -> None:
+        """Count a body refused as too slow against ``key``."""
+        self._recent_slow(key).append(self.clock())
+
+    def barred(self, key: str) -> str | None:
+        """Why ``key`` may not connect now (it sent too many slow bodies lately), or None."""
+        recent = self._recent_slow(key)
+        if len(recent) <= self.slow_per_address:
+            if not recent:
+                del self.slow[key]
+            return None
+        wait = max(1, round(recent[0] + SLOW_WINDOW_SECONDS - self.clock()))
+        return (
+            f"this address sent {len(recent)} request bodies too slowly in a minute "
+            f"(at most {self.slow_per_address}); try again in {wait} s"
+        )
+
+    def _recent_slow(self, key: str) -> deque[float]:
+        recent = self.slow.setdefault(key, deque())
+        oldest = self.clock() - SLOW_WINDOW_SECONDS
+        while recent and recent[0] < oldest:
+            recent.popleft()
+        return recent
 
 
 class ServerConfig(uvicorn.Config):
     """uvicorn's configuration with the server's limits and its connection gate, which the
     protocols find through the ``config`` uvicorn hands them."""
 
-    def __init__(self, app: ASGIApp, *, limits: Limits, **options: Any) -> None:
-        super().__init__(app, **options)
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        limits: Limits,
+        proxies: TrustedProxies | None = None,
+        **options: Any,
+    ) -> None:
+        self.proxies = proxies or TrustedProxies()
+        # uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: here only
+        # from the proxies named, and then only the address the last of them saw
+        super().__init__(
+            app,
+            proxy_headers=bool(self.proxies),
+            forwarded_allow_ips=self.proxies.as_uvicorn(),
+            **options,
+        )
         self.limits = limits
         self.gate = ConnectionGate(
-            per_address=limits.connections_per_address, total=limits.connections_total
+            per_address=limits.connections_per_address,
+            total=limits.connections_total,
+            slow_per_address=limits.slow_bodies_per_address,
         )
 
 
@@ -276,18 +392,30 @@ class HttpProtocol(_StallGuard, H11Protocol):
         settings = _settings(config)
         self.limits = settings.limits
         self.gate = settings.gate
+        self.proxies = settings.proxies
         self.conn = _Parser(self._check_head, max_head=self.limits.header_bytes)
         self.admission: Admission | None = None
+        self.address = ""
+        """The address the connection counts against ("" for a trusted proxy's)."""
         self.timers = _Timers(self.loop)
         self.refused = False
         self.lingers = False
+        self.body_started: float | None = None
+        """When the body being received began (None: no body under way)."""
+        self.body_bytes = 0
 
     # -- a connection's life
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         host = self.client[0] if self.client else None
-        admitted = self.gate.admit(address_key(host))
+        proxy = self.proxies.trusts(host)
+        self.address = "" if proxy else address_key(host)
+        barred = None if proxy else self.gate.barred(self.address)
+        if barred is not None:
+            self._refuse(429, "too_many_slow_bodies", barred)
+            return
+        admitted = self.gate.admit(self.address, proxy=proxy)
         if isinstance(admitted, str):
             self._refuse(503, "too_many_connections", admitted)
             return
@@ -310,6 +438,7 @@ class HttpProtocol(_StallGuard, H11Protocol):
             # A new request begins: its head must be whole in time, however slowly it comes
             self.timers.start("head", self.limits.header_seconds, self._head_timed_out)
         super().data_received(data)
+        self._watch_body(len(data))
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         super().handle_websocket_upgrade(event)
@@ -391,6 +520,67 @@ class HttpProtocol(_StallGuard, H11Protocol):
         if self.conn.their_state is h11.IDLE:
             self.transport.abort()
 
+    # -- bodies
+
+    def _watch_body(self, received: int) -> None:
+        """Time the body under way: it must be whole within ``body_seconds`` of its head,
+        at ``body_rate`` bytes a second on average from its first second on."""
+        if self.refused or self.transport.get_protocol() is not self:
+            return  # answered already, or a WebSocket now
+        if self.conn.their_state is not h11.SEND_BODY:
+            if self.body_started is not None:  # whole (or given up): no more to time
+                self.body_started = None
+                self.timers.stop("body")
+                self.timers.stop("body rate")
+            return
+        if self.body_started is None:
+            # The bytes of the packet that ended the head are not counted: a little generous
+            self.body_started = self.loop.time()
+            self.body_bytes = 0
+            self.timers.start("body", self.limits.body_seconds, self._body_too_slow)
+            self.timers.start("body rate", 1.0, self._check_body_rate)
+        else:
+            self.body_bytes += received
+
+    def _check_body_rate(self) -> None:
+        if self.body_started is None:
+            return
+        elapsed = self.loop.time() - self.body_started
+        if self.body_bytes < self.limits.body_rate * elapsed:
+            self._body_too_slow()
+        else:
+            self.timers.start("body rate", 1.0, self._check_body_rate)
+
+    def _body_too_slow(self) -> None:
+        """Refuse a body that trickles or stalls, and count it against its address."""
+        if self.body_started is None or self.refused:
+            return
+        self.body_started = None
+        self.timers.stop("body")
+        self.timers.stop("body rate")
+        if self.address:
+            import sys
+
+            print(
+                "STRIKE",
+                self.address,
+                self.body_bytes,
+                self.conn.their_state,
+                self.cycle and self.cycle.response_started,
+                file=sys.stderr,
+            )
+            self.gate.slow_body(self.address)
+        cycle = self.cycle
+        if self.transport.is_closing() or (cycle is not None and cycle.response_started):
+            self.transport.abort()  # answered already, or ending: nothing more to say
+            return
+        self._refuse(
+            408,
+            "body_too_slow",
+            f"a request's body must come whole within {self.limits.body_seconds:g} s, "
+            f"at {self.limits.body_rate} bytes a second at least",
+        )
+
 
 class WebSocketProtocol(_StallGuard, WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol (on the websockets library's sans-I/O core), which
@@ -466,13 +656,20 @@ class WebSocketProtocol(_StallGuard, WebSocketsSansIOProtocol):
 
 
 def server_config(
-    app: ASGIApp, *, host: str, port: int, limits: Limits, log_level: str = "warning"
+    app: ASGIApp,
+    *,
+    host: str,
+    port: int,
+    limits: Limits,
+    proxies: TrustedProxies | None = None,
+    log_level: str = "warning",
 ) -> uvicorn.Config:
-    """The uvicorn configuration to serve ``app`` within ``limits``; each call has its own
-    connection counts."""
+    """The uvicorn configuration to serve ``app`` within ``limits``, believing the
+    forwarding headers of ``proxies`` alone; each call has its own connection counts."""
     return ServerConfig(
         app,
         limits=limits,
+        proxies=proxies,
         host=host,
         port=port,
         log_level=log_level,
