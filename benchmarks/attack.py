@@ -20,7 +20,13 @@ its ack), and runs one attack for about ``--seconds``:
 * WebSockets that never join; spectators as many as one room takes; a hint flood from
   several connections of one seat;
 * junk: huge integers, deep nesting, NUL, invalid UTF-8 in paths, headers, bodies and
-  WebSocket messages.
+  WebSocket messages;
+* forty rooms asked for from one address under forged ``X-Forwarded-For`` headers, to a
+  server that trusts no proxy, and to one that trusts that address as a proxy (then only
+  the rightmost address of the header may count);
+* slow bodies: from seventeen addresses, as many connections as each may open, each asking
+  for a room with a body that trickles in a byte every 8 s, and one whose body stops after
+  its first byte, while a newcomer asks for the presets every second.
 
 A baseline without an attack comes first. The table gives, for each, the probe's 50th and
 99th percentile ack, its plays, the server's resident memory before and at its peak, what a
@@ -28,7 +34,8 @@ newcomer asking for ``/api/presets`` during the attack got, what the server did,
 took to be back to the sockets it held before, and whether its log shows a traceback.
 Every client is on loopback: the attackers from 127.0.0.1 (and 127.0.1.x where an attack
 needs more addresses), the probe from 127.0.0.2, the newcomer from 127.0.0.3, all to the
-server on 127.0.0.1. ``--markdown`` prints the table as Markdown.
+server on 127.0.0.1. ``--markdown`` prints the table as Markdown; ``--only`` runs the attacks
+whose name holds one of its words, such as ``--only j. k.`` or ``--only slow``.
 """
 
 from __future__ import annotations
@@ -89,6 +96,8 @@ class Server:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    command: list[str]
+    """Its command line, to start it again on the same port and database."""
 
     @property
     def url(self) -> str:
@@ -99,16 +108,18 @@ class Server:
         return self.process.pid
 
 
-def serve(folder: Path, limits: dict[str, float], pace: float) -> Server:
+def serve(
+    folder: Path, limits: dict[str, float], pace: float, options: tuple[str, ...] = ()
+) -> Server:
     database = f"sqlite:///{folder / 'attack.db'}"
     log = folder / "server.log"
+
+    def command(port: int) -> list[str]:
+        return [*server_command(port, database, pace=pace, limits=limits), *options]
+
     with log.open("wb") as output:
-        process, port = start_server(
-            lambda port: server_command(port, database, pace=pace, limits=limits),
-            output,
-            subprocess.STDOUT,
-        )
-    return Server(process, port, log)
+        process, port = start_server(command, output, subprocess.STDOUT)
+    return Server(process, port, log, command(port))
 
 
 def stop_server(server: Server) -> tuple[float, int]:
@@ -978,11 +989,183 @@ async def junk(target: Target) -> str:
     return text
 
 
+def said(reply: httpx.Response) -> str:
+    """An answer as its status and, when refused, its error code."""
+    if reply.status_code < 300:
+        return str(reply.status_code)
+    try:
+        return f"{reply.status_code} {reply.json().get('code')}"
+    except ValueError:
+        return f"{reply.status_code} not JSON"
+
+
+PLAIN_ROOM = {"nickname": "x", "seats": ["person", "easy"]}
+FORGED = 40
+"""Rooms asked for under forged X-Forwarded-For headers, more than one address may create."""
+
+
+async def forged_forwarding(target: Target, last: str = "") -> str:
+    """Rooms asked for from the attacker's address, each naming another client in
+    ``X-Forwarded-For`` (with ``last``, a forged list ending in ``last``, as a proxy the
+    server trusts would have appended the address it saw)."""
+    answers: Counter[str] = Counter()
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    async with httpx.AsyncClient(
+        base_url=target.server.url, transport=transport, timeout=WAIT
+    ) as http:
+        for number in range(1, FORGED + 1):
+            forged = f"10.7.0.{number}" + (f", {last}" if last else "")
+            reply = await http.post(
+                "/api/rooms", json=PLAIN_ROOM, headers={"X-Forwarded-For": forged}
+            )
+            answers[said(reply)] += 1
+        # Whom the server counted them against: the one address it should have, asked again
+        if last:
+            other = "192.0.2.10"
+            headers = {"X-Forwarded-For": f"10.7.0.99, {other}"}
+            then = f"then one ending in {other}"
+        else:
+            headers = {}
+            then = "then one without the header"
+        check = said(await http.post("/api/rooms", json=PLAIN_ROOM, headers=headers))
+    forged_as = f"10.7.0.1–{FORGED}" + (f", {last}" if last else "")
+    return f"{FORGED} from {ATTACKER} as {forged_as}: {tally_text(answers)}; {then}: {check}"
+
+
+SLOW_ADDRESSES = 17
+SLOW_PER_ADDRESS = 64
+"""Connections of each slow-body address: the default ``connections_per_address``; all of them
+together are more than ``connections_total``."""
+SLOW_HEAD = (
+    b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 60000\r\n\r\n"
+)
+TRICKLE_EVERY = 8.0
+"""Seconds between the bytes of a trickling body."""
+SLOW_PAUSE = 2.0
+"""Seconds a slow-body connection waits before the next one, so that refusals are not a
+connect loop that takes the small machine's cores from the server."""
+
+
+async def answer(raw: Raw, timeout: float) -> str:
+    """The server's answer on ``raw``: its status and error code, "closed" if it closed
+    without one, "no answer" if none came within ``timeout``."""
+    try:
+        status, head = await raw.head(timeout)
+    except TimeoutError:
+        return "no answer"
+    if status <= 0:
+        return "closed"
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length" and value.strip().isdigit():
+            length = int(value)
+    # The JSON body may come in a later read than the head
+    with contextlib.suppress(TimeoutError):
+        while len(raw.buffer) < length and (chunk := await raw.recv(1.0)):
+            raw.buffer += chunk
+    return f"{status} {error_code(raw.buffer)}" if length else str(status)
+
+
+async def slow_body(port: int, source: str, stall: bool = False) -> tuple[str, float]:
+    """A room asked for with a body that trickles in, a byte every ``TRICKLE_EVERY`` s, or
+    (``stall``) stops after its first byte: what the server answered, and how many seconds
+    after the head."""
+    try:
+        raw = await Raw.open(port, source)
+    except (OSError, TimeoutError):
+        return "could not connect", 0.0
+    began = time.monotonic()
+    answered = asyncio.create_task(answer(raw, STALL_WAIT))
+    try:
+        with contextlib.suppress(OSError, TimeoutError):  # refused before the end: answered
+            await raw.send(SLOW_HEAD + b"{")
+            while not stall and not answered.done():
+                await asyncio.wait({answered}, timeout=TRICKLE_EVERY)
+                if not answered.done():
+                    await raw.send(b" ")
+        return await answered, time.monotonic() - began
+    finally:
+        answered.cancel()
+        raw.close()
+
+
+async def slow_bodies(target: Target) -> str:
+    """From ``SLOW_ADDRESSES`` addresses, ``SLOW_PER_ADDRESS`` connections each sending a
+    trickling body, each followed by another while the attack goes on, and one connection
+    whose body stalls after its first byte; a newcomer asks for the presets every second."""
+    answers: Counter[str] = Counter()
+    held: list[float] = []
+    unanswered = 0
+    visits: list[float] = []
+    """The seconds each newcomer's visit that was served took."""
+    turned_away: Counter[str] = Counter()
+
+    async def keep(source: str) -> None:
+        nonlocal unanswered
+        while target.left() > 0:
+            what, seconds = await slow_body(target.port, source)
+            answers[what] += 1
+            if what == "no answer":
+                unanswered += 1
+            elif not what.startswith(("429", "503", "could not")):
+                held.append(seconds)  # refused at connect time: never held
+            await asyncio.sleep(SLOW_PAUSE)
+
+    async def visit() -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=NEWCOMER)
+        async with httpx.AsyncClient(
+            base_url=target.server.url, transport=transport, timeout=5
+        ) as http:
+            while target.left() > 0:
+                started = time.perf_counter()
+                at = time.monotonic() - target.started
+                try:
+                    reply = await http.get("/api/presets")
+                except httpx.HTTPError as error:
+                    turned_away[f"{type(error).__name__} at {at:.1f} s"] += 1
+                else:
+                    if reply.status_code == 200:
+                        visits.append(time.perf_counter() - started)
+                    else:
+                        turned_away[f"{said(reply)} at {at:.1f} s"] += 1
+                await asyncio.sleep(1.0)
+
+    stalled = asyncio.create_task(slow_body(target.port, ATTACKER, stall=True))
+    await asyncio.sleep(0.1)  # its place taken before the crowd comes
+    sources = [ATTACKER if n == 0 else extra_address(n) for n in range(SLOW_ADDRESSES)]
+    await asyncio.gather(
+        visit(), *(keep(source) for source in sources for _ in range(SLOW_PER_ADDRESS))
+    )
+    stall_said, stall_seconds = await stalled
+    text = (
+        f"{sum(answers.values())} trickling bodies from {SLOW_ADDRESSES} addresses: "
+        f"{tally_text(answers)}; held {spread(held)}"
+    )
+    if unanswered:
+        text += f"; {unanswered} still open after {STALL_WAIT:g} s"
+    if stall_said == "no answer":
+        text += f"; the stalled one still open after {STALL_WAIT:g} s"
+    else:
+        text += f"; the stalled one: {stall_said} after {stall_seconds:.1f} s"
+    text += f"; newcomer served {len(visits)}/{len(visits) + turned_away.total()}"
+    if visits:
+        text += f" (at most {1000 * max(visits):.0f} ms)"
+    if turned_away:
+        text += f", not: {tally_text(turned_away)}"
+    return text
+
+
 @dataclass(frozen=True)
 class Attack:
     name: str
     run: Callable[[Target], Awaitable[str]]
     limits: dict[str, float] = field(default_factory=dict)
+    options: tuple[str, ...] = ()
+    """More options of `escoba serve`."""
+    grace: float = 0.0
+    """Seconds the attack may take beyond the usual ``--seconds`` and 40."""
 
 
 ATTACKS = [
@@ -999,6 +1182,20 @@ ATTACKS = [
     Attack("g. 100 spectators in one room", many_spectators),
     Attack("h. hint flood, one seat", hint_flood),
     Attack("i. junk", junk),
+    # 30 rooms of one computer each are more computer seats than one address may have (24):
+    # raised, so that the number of rooms is what refuses
+    Attack(
+        "j. forged X-Forwarded-For",
+        forged_forwarding,
+        {"computer_seats_per_address": FORGED},
+    ),
+    Attack(
+        "j. forged X-Forwarded-For, proxy trusted",
+        lambda t: forged_forwarding(t, "192.0.2.9"),
+        {"computer_seats_per_address": FORGED},
+        ("--forwarded-allow-ips", ATTACKER),
+    ),
+    Attack("k. slow bodies, 17 addresses", slow_bodies),
 ]
 
 
@@ -1037,10 +1234,42 @@ async def newcomer(url: str) -> str:
     return f"200 in {taken:.0f} ms"
 
 
+def settings(attack: Attack) -> str:
+    """The limits and options an attack's server runs with, beyond the defaults."""
+    changed = [f"{name}={value:g}" for name, value in attack.limits.items()]
+    return ", ".join([*changed, " ".join(attack.options)] if attack.options else changed)
+
+
+def unstarted(attack: Attack, log: Path) -> Row:
+    """The row of an attack whose server would not start (an option it does not know)."""
+    said = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+    last = said[-1].strip(" │|") if said else "no output"
+    return Row(
+        attack=attack.name,
+        limits=settings(attack) or "defaults",
+        plays=0,
+        p50=None,
+        p99=None,
+        rss_before=0.0,
+        rss_peak=0.0,
+        reply=None,
+        newcomer="-",
+        outcome=f"the server did not start: {last}"[:200],
+        released="-",
+        probe="-",
+        log="-",
+    )
+
+
 async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> Row:
     folder.mkdir()
-    server = serve(folder, attack.limits, args.pace)
+    try:
+        server = serve(folder, attack.limits, args.pace, attack.options)
+    except SystemExit:  # start_server's way of saying the server ended at once
+        return unstarted(attack, folder / "server.log")
     probe = Probe(server.url)
+    # An attack may stop the server and start another (target.server): measure that one
+    target = Target(server, probe, args.seconds)
     peak = 0.0
     try:
         await probe.start()
@@ -1048,12 +1277,13 @@ async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> 
         rss_before = status_value(server.pid, "VmRSS")
         high_before = status_value(server.pid, "VmHWM")
         sockets_before = open_sockets(server.pid)
-        target = Target(server, probe, args.seconds)
+        target.started = time.monotonic()
 
         async def watch() -> None:
             nonlocal peak
             while True:
-                peak = max(peak, status_value(server.pid, "VmRSS"))
+                with contextlib.suppress(OSError):  # between a server and the next
+                    peak = max(peak, status_value(target.server.pid, "VmRSS"))
                 await asyncio.sleep(0.1)
 
         watching = asyncio.create_task(watch())
@@ -1066,7 +1296,7 @@ async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> 
 
         visiting = asyncio.create_task(visit())
         try:
-            outcome = await asyncio.wait_for(attack.run(target), args.seconds + 40)
+            outcome = await asyncio.wait_for(attack.run(target), args.seconds + 40 + attack.grace)
         except TimeoutError:
             outcome = "the attack did not end in time: cut short"
         except Exception as error:
@@ -1074,31 +1304,39 @@ async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> 
         ended = time.monotonic()
         await visiting
         watching.cancel()
-        high = status_value(server.pid, "VmHWM")
-        if high > high_before:  # the process's own high-water mark, reached in the attack
-            peak = max(peak, high)
+        running = target.server.process.poll() is None
+        if running:
+            high = status_value(target.server.pid, "VmHWM")
+            if high > high_before:  # the process's own high-water mark, reached in the attack
+                peak = max(peak, high)
         acks = probe.between(target.started, ended)
         replies = probe.between(target.started, ended, replies=True)
         last_ack = probe.acks[-1][0] if probe.acks else ended
         if all(when < last_ack for when, _ in probe.replies) and ended - last_ack > 1:
             replies.append(ended - last_ack)  # still waiting for the computer at the end
-        released = "not"
-        for tenth in range(200):
-            if open_sockets(server.pid) <= sockets_before:
+        released = "not" if running else "the server had ended"
+        for tenth in range(200 if running else 0):
+            if open_sockets(target.server.pid) <= sockets_before:
                 released = f"{tenth / 10:.1f} s"
                 break
             await asyncio.sleep(0.1)
         else:
-            released = f"{open_sockets(server.pid) - sockets_before} left after 20 s"
+            if running:
+                left = open_sockets(target.server.pid) - sockets_before
+                released = f"{left} left after 20 s"
         late = probe.between(ended - 3, ended)
-        troubles = list(probe.failures)
+        # The same failure again and again (a server restarting) is said once, with a count
+        troubles = [
+            text if count == 1 else f"{text} ×{count}"
+            for text, count in Counter(probe.failures).items()
+        ]
         if not late:
             troubles.append("stalled: no play in the attack's last 3 s")
         if probe.errors:
             troubles.append(tally_text(probe.errors))
     finally:
         await probe.stop()
-        stopping, left_behind = stop_server(server)
+        stopping, left_behind = stop_server(target.server)
     logged = server.log.read_text(errors="replace")
     tracebacks = logged.count("Traceback")
     log = f"{tracebacks} tracebacks" if tracebacks else "clean"
@@ -1106,14 +1344,13 @@ async def attack_row(attack: Attack, folder: Path, args: argparse.Namespace) -> 
         log += f"; took {stopping:.0f} s to stop"
     if left_behind:
         log += f"; {left_behind} processes outlived it"
-    changed = ", ".join(f"{name}={value:g}" for name, value in attack.limits.items())
 
     def ms(q: float) -> float | None:
         return 1000 * acks[min(len(acks) - 1, int(q * len(acks)))] if acks else None
 
     return Row(
         attack=attack.name,
-        limits=changed or "defaults",
+        limits=settings(attack) or "defaults",
         plays=len(acks),
         p50=ms(0.5),
         p99=ms(0.99),
