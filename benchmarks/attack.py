@@ -26,7 +26,11 @@ its ack), and runs one attack for about ``--seconds``:
   the rightmost address of the header may count);
 * slow bodies: from seventeen addresses, as many connections as each may open, each asking
   for a room with a body that trickles in a byte every 8 s, and one whose body stops after
-  its first byte, while a newcomer asks for the presets every second.
+  its first byte, while a newcomer asks for the presets every second;
+* capacity after a restart: rooms of a person and three ``easy`` computers from eight
+  addresses until the server's computer seats are all stored, then SIGTERM, the server
+  started again on the same database, and how soon a newcomer gets a room with a computer
+  and one without.
 
 A baseline without an attack comes first. The table gives, for each, the probe's 50th and
 99th percentile ack, its plays, the server's resident memory before and at its peak, what a
@@ -68,7 +72,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection
 
-from gc_pauses import server_command, start_server
+from gc_pauses import listens_on, server_command, start_server
 from soak import alive, descendants
 
 ATTACKER = "127.0.0.1"
@@ -120,6 +124,26 @@ def serve(
     with log.open("wb") as output:
         process, port = start_server(command, output, subprocess.STDOUT)
     return Server(process, port, log, command(port))
+
+
+async def start_again(server: Server) -> Server:
+    """Start an ended ``server`` again on its port and database, its log going on in the same
+    file; once it answers, or has ended, or a minute has passed (check ``process.poll()``)."""
+    with server.log.open("ab") as output:
+        process = subprocess.Popen(server.command, stdout=output, stderr=subprocess.STDOUT)
+    again = Server(process, server.port, server.log, server.command)
+    deadline = time.monotonic() + 60
+    async with httpx.AsyncClient(base_url=server.url, timeout=2) as http:
+        while time.monotonic() < deadline and process.poll() is None:
+            # its own listening socket, not another process's that took the port meanwhile
+            with contextlib.suppress(httpx.HTTPError, OSError):
+                if (
+                    listens_on(process.pid, server.port)
+                    and (await http.get("/api/presets")).status_code == 200
+                ):
+                    break
+            await asyncio.sleep(0.1)
+    return again
 
 
 def stop_server(server: Server) -> tuple[float, int]:
@@ -357,7 +381,7 @@ class Probe:
 
     async def play(self) -> None:
         address = self.url.replace("http", "ws", 1) + f"/ws/rooms/{self.room}"
-        for _attempt in range(20):
+        for _attempt in range(60):  # enough for a server to stop and start again
             if self.stopping:
                 return
             try:
@@ -1157,6 +1181,91 @@ async def slow_bodies(target: Target) -> str:
     return text
 
 
+RESTART_WATCH = 12.0
+"""Seconds a newcomer goes on asking for rooms, once a second, after the server has started
+again."""
+
+
+async def restart_capacity(target: Target, seats: int = 1000, addresses: int = 8) -> str:
+    """Rooms of a person and three ``easy`` computers (then of one, for the last few) from
+    several addresses until ``seats`` computer seats are stored or the server refuses; then
+    SIGTERM, the server started again on the same database, and a newcomer asking every
+    second for a room with a computer and one without, for ``RESTART_WATCH`` seconds."""
+    stored = 0
+    rooms = 0
+    refusals: Counter[str] = Counter()
+
+    async def fill(source: str) -> None:
+        nonlocal stored, rooms
+        transport = httpx.AsyncHTTPTransport(local_address=source)
+        async with httpx.AsyncClient(
+            base_url=target.server.url, transport=transport, timeout=WAIT
+        ) as http:
+            for computers in (3, 1):
+                while stored + computers <= seats:
+                    stored += computers  # taken before asking: the others see it at once
+                    body = {
+                        "nickname": "x",
+                        "seats": ["person", *["easy"] * computers],
+                        "players": computers + 1,
+                    }
+                    reply = await http.post("/api/rooms", json=body)
+                    if reply.status_code != 201:
+                        stored -= computers
+                        refusals[said(reply)] += 1
+                        return
+                    rooms += 1
+
+    sources = [ATTACKER if n == 0 else extra_address(n) for n in range(addresses)]
+    await asyncio.gather(*(fill(source) for source in sources))
+    transport = httpx.AsyncHTTPTransport(local_address=NEWCOMER)
+    async with httpx.AsyncClient(
+        base_url=target.server.url, transport=transport, timeout=WAIT
+    ) as http:
+        before = said(await http.post("/api/rooms", json=PLAIN_ROOM))
+    text = f"{rooms} rooms with {stored} computer seats stored from {addresses} addresses"
+    if refusals:
+        text += f" (then {tally_text(refusals)})"
+    text += f"; a newcomer's room with a computer then: {before}"
+    # Blocking for seconds is the point here: nothing else is served while it stops
+    stopping, _ = await asyncio.to_thread(stop_server, target.server)
+    started = time.monotonic()
+    target.server = await start_again(target.server)
+    if target.server.process.poll() is not None:
+        return text + f"; stopped in {stopping:.1f} s, and did not start again"
+    text += f"; stopped in {stopping:.1f} s, answering again {time.monotonic() - started:.1f} s"
+    text += " after starting"
+    # Not only the first answer: a server that loads every stored room in the background
+    # serves the first asks, and is full once they are loaded
+    kinds = {"with a computer": PLAIN_ROOM, "without": {**PLAIN_ROOM, "seats": ["person"] * 2}}
+    answers: dict[str, Counter[str]] = {kind: Counter() for kind in kinds}
+    given: dict[str, float] = {}
+    last_refused: dict[str, float] = {}
+    async with httpx.AsyncClient(
+        base_url=target.server.url, transport=transport, timeout=WAIT
+    ) as http:
+        watch_until = time.monotonic() + RESTART_WATCH
+        while time.monotonic() < watch_until:
+            for kind, body in kinds.items():
+                try:
+                    what = said(await http.post("/api/rooms", json=body))
+                except httpx.HTTPError as error:
+                    what = type(error).__name__
+                answers[kind][what] += 1
+                if what == "201":
+                    given.setdefault(kind, time.monotonic() - started)
+                else:
+                    last_refused[kind] = time.monotonic() - started
+            await asyncio.sleep(1.0)
+    for kind in kinds:
+        text += f"; a room {kind}: {tally_text(answers[kind])}"
+        if kind in given:
+            text += f", the first 201 at {given[kind]:.1f} s"
+        if kind in last_refused:
+            text += f", the last refusal at {last_refused[kind]:.1f} s"
+    return text
+
+
 @dataclass(frozen=True)
 class Attack:
     name: str
@@ -1196,6 +1305,13 @@ ATTACKS = [
         ("--forwarded-allow-ips", ATTACKER),
     ),
     Attack("k. slow bodies, 17 addresses", slow_bodies),
+    # Enough rooms from 8 addresses for every computer seat the server holds by default
+    Attack(
+        "l. capacity after a restart",
+        restart_capacity,
+        {"rooms_per_address": 60, "computer_seats_per_address": 180},
+        grace=RESTART_WATCH + 40,
+    ),
 ]
 
 
