@@ -16,7 +16,7 @@ its ack), and runs one attack for about ``--seconds``:
   close;
 * spectators who never read, flooding pings;
 * a room-creation flood from one address, and rooms of three ``expert`` computers played as
-  fast as the server lets, from four addresses;
+  fast as the server lets, from one address, and eight rooms from each of eight addresses;
 * WebSockets that never join; spectators as many as one room takes; a hint flood from
   several connections of one seat;
 * junk: huge integers, deep nesting, NUL, invalid UTF-8 in paths, headers, bodies and
@@ -683,9 +683,10 @@ async def room_flood(target: Target) -> str:
     return f"{tally_text(counts)} ({first}{rate:.0f} requests/s)"
 
 
-async def expert_rooms(target: Target, addresses: int = 4) -> str:
-    """From each address, rooms of a person and three experts until refused; the person
-    plays at once whenever it is its turn, so the experts think all the time."""
+async def expert_rooms(target: Target, addresses: int = 8, per_address: int = 8) -> str:
+    """From each address, ``per_address`` rooms of a person and three experts (or fewer if
+    refused); the person plays at once whenever it is its turn, so the experts think all the
+    time."""
     refusals: Counter[str] = Counter()
     rooms: list[tuple[str, str, str]] = []
     for number in range(addresses):
@@ -694,9 +695,14 @@ async def expert_rooms(target: Target, addresses: int = 4) -> str:
         async with httpx.AsyncClient(
             base_url=target.server.url, transport=transport, timeout=WAIT
         ) as http:
-            for _ in range(40):
-                body = {"nickname": "x", "seats": ["person", "expert", "expert", "expert"]}
-                reply = await http.post("/api/rooms", json={**body, "players": 4})
+            for _ in range(per_address):
+                body = {
+                    "nickname": "x",
+                    "seats": ["person", "expert", "expert", "expert"],
+                    "players": 4,
+                    "partnerships": False,
+                }
+                reply = await http.post("/api/rooms", json=body)
                 if reply.status_code != 201:
                     refusals[f"{reply.status_code} {reply.json().get('code')}"] += 1
                     break
@@ -730,13 +736,21 @@ async def expert_rooms(target: Target, addresses: int = 4) -> str:
 
     results = await asyncio.gather(*(play(*room) for room in rooms), return_exceptions=True)
     broken = sum(isinstance(result, BaseException) for result in results)
-    per_address = len(rooms) / addresses
+    made = f"{len(rooms) / addresses:g} rooms an address"
+    if refusals:
+        made += f", then {tally_text(refusals)}"
     plural = "es" if addresses > 1 else ""
+    # The probe's pace beside the experts': the fair share of the computer workers
+    now = time.monotonic()
+    plays = len(target.probe.between(target.started, now))
+    replies = target.probe.between(target.started, now, replies=True)
     text = (
-        f"{per_address:g} rooms an address, then {tally_text(refusals)}; {len(rooms)} rooms "
-        f"from {addresses} address{plural} played {moves['expert']} expert and "
-        f"{moves['person']} person moves"
+        f"{made}; {len(rooms)} rooms from {addresses} address{plural} played "
+        f"{moves['expert']} expert and {moves['person']} person moves; the probe played "
+        f"{60 * plays / max(1.0, now - target.started):.0f} a minute"
     )
+    if replies:
+        text += f", its computer replying in {statistics.median(replies):.2f} s (median)"
     if broken:
         text += f"; {broken} sockets failed"
     return text
@@ -1285,8 +1299,8 @@ ATTACKS = [
     Attack("c. ping flood, then reset", ping_flood),
     Attack("d. spectators that never read", non_readers),
     Attack("e. room creation flood", room_flood),
-    Attack("e. expert rooms, 1 address", lambda t: expert_rooms(t, 1)),
-    Attack("e. expert rooms, 4 addresses", expert_rooms),
+    Attack("e. expert rooms, 1 address", lambda t: expert_rooms(t, 1, 40)),
+    Attack("e. expert rooms, 8 addresses × 8", expert_rooms),
     Attack("f. sockets that never join", never_join),
     Attack("g. 100 spectators in one room", many_spectators),
     Attack("h. hint flood, one seat", hint_flood),
