@@ -32,6 +32,7 @@ from escoba.server import rooms
 from escoba.server.app import create_app
 from escoba.server.computers import Thinkers
 from escoba.server.limits import Limits
+from escoba.server.protocol import CreateRoom
 from escoba.server.storage import MatchRow, Storage, StorageUnavailable
 from server_helpers import (
     TEST_LIMITS,
@@ -332,6 +333,109 @@ def test_computer_seats_in_memory_are_bounded(tmp_path: Path) -> None:
         assert_refused(client.post("/api/rooms", json=body), 503, "server_busy")
 
 
+def waiting_for_people(client: TestClient, room: str) -> bool:
+    """Whether the room's computers have played up to a person's turn and it is unused."""
+    return bool(on_server(client, lambda hub: not hub.rooms[room].in_use()))
+
+
+def test_only_rooms_in_use_count_their_computer_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room nobody is connected to, whose computers wait for a person, does not hold its
+    computer seats (it used to until it left memory, ten minutes later); a room just made
+    holds them while its creator connects; a full pool of computers refuses rooms with
+    computers only."""
+    monkeypatch.setattr(rooms, "CLAIM_SECONDS", 0.5)
+    two_computers = {"nickname": "Bo", "players": 3, "seats": ["person", "easy", "easy"]}
+    with app_with(tmp_path, computer_seats_total=3) as client:
+        first = create_room(client, players=3, seats=["person", "easy", "easy"])
+        # Just made: its creator is on the way, so its seats count
+        assert_refused(client.post("/api/rooms", json=two_computers), 503, "server_busy")
+        assert wait_until(lambda: waiting_for_people(client, first["room"]))
+        second = client.post("/api/rooms", json=two_computers)
+        assert second.status_code == 201, second.text
+        assert wait_until(lambda: waiting_for_people(client, second.json()["room"]))
+        with connect(client, first["room"]) as one, connect(client, second.json()["room"]) as two:
+            one.join(first["token"])
+            two.join(second.json()["token"])
+            assert on_server(client, lambda hub: hub.computer_seats_in_use()) == 4
+            refused = client.post(
+                "/api/rooms", json={**two_computers, "players": 2, "seats": ["person", "easy"]}
+            )
+            assert "computer player" in assert_refused(refused, 503, "server_busy")["message"]
+            # nothing to compute for a room of people: never refused for the computers
+            assert create_room(client, seats=["person", "person"])["room"]
+            assert create_room(client, players=3, seats=["person"] * 3)["room"]
+
+
+def test_rooms_created_together_are_counted_one_by_one(tmp_path: Path) -> None:
+    """Creations arriving at once cannot all pass the check before any is counted: exactly
+    the limit's worth get through, per address and in all."""
+
+    async def create_many(hub: Any, count: int, address: Any) -> list[str]:
+        request = CreateRoom(nickname="Ana", players=3, seats=["person", "easy", "easy"])
+        results = await asyncio.gather(
+            *(hub.create(request, address(number)) for number in range(count)),
+            return_exceptions=True,
+        )
+        return ["made" if not isinstance(result, Exception) else result.code for result in results]
+
+    with app_with(tmp_path, computer_seats_total=10) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        outcomes = client.portal.call(create_many, hub, 12, lambda n: f"10.0.0.{n}")  # type: ignore[union-attr]
+        assert sorted(outcomes) == ["made"] * 5 + ["server_busy"] * 7
+    with app_with(tmp_path, rooms_per_address=3, computer_seats_per_address=300) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        outcomes = client.portal.call(create_many, hub, 8, lambda n: "10.0.0.1")  # type: ignore[union-attr]
+        assert sorted(outcomes) == ["made"] * 3 + ["too_many_rooms"] * 5
+
+
+def test_a_failed_creation_counts_against_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room storage could not make gives its place back: the address may try again."""
+    create_room_stored = Storage.create_room
+    failures = {"left": 2}
+
+    def flaky(self: Storage, *args: Any, **kwargs: Any) -> Any:
+        if failures["left"]:
+            failures["left"] -= 1
+            raise StorageUnavailable("the database cannot store this now: disk full")
+        return create_room_stored(self, *args, **kwargs)
+
+    monkeypatch.setattr(Storage, "create_room", flaky)
+    with app_with(tmp_path, rooms_per_address=1, computer_seats_total=2) as client:
+        body = {"nickname": "Ana", "seats": ["person", "easy"]}
+        for _ in range(2):
+            assert_refused(client.post("/api/rooms", json=body), 503, "storage_failed")
+        assert on_server(client, lambda hub: hub.computer_seats_in_use()) == 0
+        assert create_room(client, seats=["person", "easy"])["room"]
+
+
+def test_a_restart_loads_no_room_until_someone_comes(tmp_path: Path) -> None:
+    """With many live matches stored, a restarted server holds none of them: it answers at
+    once, counts none of their computer seats, and loads a room (its computers moving) when
+    someone comes back to it."""
+    database = tmp_path / "escoba.db"
+    many = TEST_LIMITS.replace(computer_seats_total=1000)
+    with running_app(database, limits=many) as client:
+        made = [
+            create_room(client, players=4, seats=["person", "easy", "easy", "easy"])
+            for _ in range(12)
+        ]
+    with running_app(database, limits=TEST_LIMITS.replace(computer_seats_total=3)) as client:
+        assert on_server(client, lambda hub: len(hub.rooms)) == 0
+        assert create_room(client, players=4, seats=["person", "easy", "easy", "easy"])
+        assert on_server(client, lambda hub: len(hub.rooms)) == 1
+        ticket = made[5]
+        with connect(client, ticket["room"]) as peer:
+            _, state = peer.join(ticket["token"])
+            state = peer.my_turn()
+            assert state["match"]["to_move"] == peer.seat
+        assert on_server(client, lambda hub: ticket["room"] in hub.rooms)
+        assert on_server(client, lambda hub: len(hub.rooms)) == 2
+
+
 # -- origins and redirects -------------------------------------------------------------------
 
 
@@ -511,9 +615,9 @@ def test_a_computer_move_takes_the_pace_whatever_its_search_took(
 # -- abandoned rooms ------------------------------------------------------------------------
 
 
-def test_abandoned_rooms_expire_and_are_not_resumed(tmp_path: Path) -> None:
-    """An unfinished match nobody played for ``room_expiry`` is not resumed at start and is
-    deleted by the sweep; a live one is resumed."""
+def test_abandoned_rooms_expire(tmp_path: Path) -> None:
+    """An unfinished match nobody played for ``room_expiry`` is deleted by the sweep; a live
+    one stays, and loads when asked for (a restart loads none)."""
     database = tmp_path / "escoba.db"
     with running_app(database) as client:
         old = create_room(client, seats=["person", "person"])
@@ -526,8 +630,7 @@ def test_abandoned_rooms_expire_and_are_not_resumed(tmp_path: Path) -> None:
                 .values(active_at=datetime.now(UTC) - timedelta(days=30))
             )
     with running_app(database) as client:
-        assert wait_until(lambda: on_server(client, lambda hub: live["room"] in hub.rooms))
-        assert on_server(client, lambda hub: old["room"] not in hub.rooms)
+        assert on_server(client, lambda hub: len(hub.rooms)) == 0
         deleted = client.portal.call(client.app.state.hub.expire)  # type: ignore[union-attr,attr-defined]
         assert deleted == 1
         assert_refused(client.get(f"/api/rooms/{old['room']}"), 404, "not_found")

@@ -146,9 +146,8 @@ def create_app(
         # collector's full passes, once. Anything made later is collected as usual.
         gc.collect()
         gc.freeze()
-        resumed = await hub.resume()
-        if resumed:
-            log.info("resuming %d unfinished matches", resumed)
+        # Stored matches are loaded when someone comes back to them, not here: a restart
+        # answers at once however many are stored, and holds only the rooms in use.
         yield
         await hub.close()
         storage.close()

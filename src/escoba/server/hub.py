@@ -72,6 +72,9 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._created: dict[str, deque[tuple[float, int]]] = {}
         """Per address: when it created each recent room, and its computer seats."""
+        self._creating = 0
+        """Computer seats of the rooms being created now (counted before they exist)."""
+        self._creating_rooms = 0
         self._io = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="escoba-storage")
         self.writer = MoveWriter(storage)
         self.thinkers = Thinkers(limits.computer_workers, limits.computer_backlog)
@@ -136,27 +139,6 @@ class Hub:
             log.info("deleted %d abandoned matches", deleted)
         return deleted
 
-    async def resume(self) -> int:
-        """Find the live unfinished matches (one query) and let their computer players go on,
-        loading the rooms in the background; how many were found."""
-        since = datetime.now(UTC) - timedelta(seconds=self.limits.room_expiry)
-        room_ids = await self.stored(self.storage.live_rooms, since)
-        self.in_background(self._resume(room_ids))
-        return len(room_ids)
-
-    async def _resume(self, room_ids: list[str]) -> None:
-        for room_id in room_ids:
-            if room_id in self.rooms:
-                continue
-            if self.site is not None and not await self.site.unheld(room_id):
-                continue  # another process plays it on (or Redis cannot say)
-            try:
-                room = await self.room(room_id)
-            except Refusal as refusal:
-                log.warning("room %s could not be resumed: %s", room_id, refusal.message)
-                continue
-            room.wake_computers()
-
     # -- finding and loading rooms
 
     async def room(self, room_id: str) -> Room:
@@ -182,6 +164,9 @@ class Hub:
             else:
                 loading.set_result(room)
                 self.rooms[room_id] = room
+                # Rooms are loaded when someone comes (never all at start): a computer
+                # whose turn it was when the room left memory, or the server stopped, moves
+                room.wake_computers()
                 return room
             finally:
                 del self._loading[room_id]
@@ -223,8 +208,22 @@ class Hub:
 
     # -- creating and joining
 
-    def _check_capacity(self, address: str, computers: int) -> None:
-        """Refuse a new room beyond the limits for its address or for the whole server."""
+    def computer_seats_in_use(self) -> int:
+        """The computer seats that take capacity now: those of the rooms in use (someone
+        connected, or its computers playing) whose match goes on, and of the rooms being
+        created. A room nobody is connected to costs nothing once its computers wait for a
+        person, whether or not it is still in memory."""
+        in_use = sum(
+            room.computer_seats
+            for room in self.rooms.values()
+            if room.in_use() and not room.game.is_over()
+        )
+        return in_use + self._creating
+
+    def _reserve(self, address: str, computers: int) -> tuple[float, int]:
+        """Check a new room against the limits for its address and for the whole server,
+        and count it at once (no await between the check and the count, so that creations
+        arriving together cannot all pass it); the entry to give back if it is not made."""
         limits = self.limits
         self._forget_old_creations()
         recent = self._created.get(address, ())
@@ -242,16 +241,33 @@ class Hub:
                 "rooms of one address",
                 429,
             )
-        if len(self.rooms) >= limits.rooms_total:
+        if len(self.rooms) + self._creating_rooms >= limits.rooms_total:
             self.evict_idle(idle_seconds=0.0)
-        playing = sum(
-            room.computer_seats for room in self.rooms.values() if not room.game.is_over()
-        )
-        if (
-            len(self.rooms) >= limits.rooms_total
-            or playing + computers > limits.computer_seats_total
-        ):
+        if len(self.rooms) + self._creating_rooms >= limits.rooms_total:
             raise Refusal("server_busy", "the server is full just now; try again later", 503)
+        # A room without computers costs no search: a full pool of computers never refuses it
+        if computers and self.computer_seats_in_use() + computers > limits.computer_seats_total:
+            raise Refusal(
+                "server_busy",
+                "every computer player of the server is busy just now: try again later, "
+                "or play with friends",
+                503,
+            )
+        entry = (time.monotonic(), computers)
+        self._created.setdefault(address, deque()).append(entry)
+        self._creating += computers
+        self._creating_rooms += 1
+        return entry
+
+    def _unreserve(self, address: str, entry: tuple[float, int], *, made: bool) -> None:
+        """A creation is over: its computers count with its room now (``made``), or it
+        failed and counts against nobody."""
+        self._creating -= entry[1]
+        self._creating_rooms -= 1
+        if not made:
+            recent = self._created.get(address)
+            if recent is not None and entry in recent:
+                recent.remove(entry)
 
     def _forget_old_creations(self) -> None:
         oldest = time.monotonic() - self.limits.rooms_window
@@ -285,21 +301,25 @@ class Hub:
             raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
         nickname = _nickname(request.nickname)
         computers = len(levels) - len(people)
-        self._check_capacity(address, computers)
         seed = rooms.new_seed()
         try:
             game = Game(rules, request.players, request.partnerships, seed=seed)
         except EscobaError as error:
             raise Refusal("bad_rules", str(error)) from None
-        room_id = rooms.new_room_id()
-        token = rooms.new_token()
-        match = await self.stored(self.storage.create_room, room_id, game, levels, seed=seed)
-        await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
-        self._created.setdefault(address, deque()).append((time.monotonic(), computers))
-        room = await self.room(room_id)
+        entry = self._reserve(address, computers)
+        made = False
+        try:
+            room_id = rooms.new_room_id()
+            token = rooms.new_token()
+            match = await self.stored(self.storage.create_room, room_id, game, levels, seed=seed)
+            await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+            made = True
+            room = await self.room(room_id)
+        finally:
+            self._unreserve(address, entry, made=made)
         if room.match_id != match.id:  # pragma: no cover - a new room has one match
             raise Refusal("storage_failed", "the new room could not be read back", 503)
-        room.wake_computers()
+        room.claimed_at = time.monotonic()  # its creator is on the way: in use meanwhile
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
@@ -328,6 +348,7 @@ class Hub:
                 raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
             room.seats[seat].nickname = nickname
             room.seats[seat].token_hash = hash_token(token)
+            room.claimed_at = time.monotonic()
             room.broadcast()
             await self.tell(room, {"kind": "seats"})
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")

@@ -67,6 +67,10 @@ RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
 repeats until storage works)."""
 
 
+CLAIM_SECONDS: Final = 30.0
+"""A room whose seat was just handed out counts as in use this long, while its person
+connects."""
+
 RESTARTING: Final = ("restarting", "the server is restarting: try again in a moment", 503)
 """The refusal of an intention no process can act on now (the room's owner is gone and not
 yet replaced, or Redis cannot be reached)."""
@@ -117,6 +121,8 @@ class Room:
         """The hint being worked out for each seat, if any."""
         self._hint_rates: dict[int, TokenBucket] = {}
         self.last_active = time.monotonic()
+        self.claimed_at = -CLAIM_SECONDS
+        """When its seat was last handed out: its person is on the way (in use meanwhile)."""
         # Several processes (``escoba serve --redis``): the owner applies the moves under its
         # lease's fencing token; a replica follows them and asks the owner to play.
         self.fence: int | None = None
@@ -137,6 +143,17 @@ class Room:
     @property
     def computer_seats(self) -> int:
         return sum(state.level is not None for state in self.seats)
+
+    def in_use(self) -> bool:
+        """Someone is connected (here, or elsewhere to its owner), its computers are
+        playing, or a seat was just handed out: its computer seats take capacity."""
+        playing = self._computers is not None and not self._computers.done()
+        return (
+            bool(self.connections)
+            or (bool(self.remote_online) and not self.replica)
+            or playing
+            or time.monotonic() - self.claimed_at < CLAIM_SECONDS
+        )
 
     def idle(self) -> bool:
         """Nobody connected (here or, to its owner, on another process) and nothing going

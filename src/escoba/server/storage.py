@@ -667,13 +667,13 @@ class Storage:
     @_read
     def live_rooms(self, since: datetime) -> list[str]:
         """The rooms whose match is not over and was active at or after ``since``, in no
-        particular order (an unfinished match is always its room's latest)."""
+        particular order (an unfinished match is always its room's latest): the matches
+        a restarted server may be asked for (it loads each when someone comes)."""
         return self._unfinished(MatchRow.active_at >= _utc(since))
 
     @_read
     def unfinished_rooms(self) -> list[str]:
-        """Rooms whose latest match is not over, however long ago it was active: the
-        server resumes them on start."""
+        """Rooms whose latest match is not over, however long ago it was active."""
         return self._unfinished()
 
     def _unfinished(self, *conditions: ColumnElement[bool]) -> list[str]:
