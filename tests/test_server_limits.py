@@ -268,9 +268,9 @@ def test_hints_are_counted_per_seat_not_per_connection(
     release = threading.Event()
     advise = Thinkers.advise
 
-    async def slow(self: Thinkers, seed: int, observation: Any) -> Any:
+    async def slow(self: Thinkers, seed: int, observation: Any, owner: str = "") -> Any:
         await asyncio.to_thread(release.wait, TIMEOUT)
-        return await advise(self, seed, observation)
+        return await advise(self, seed, observation, owner)
 
     monkeypatch.setattr(Thinkers, "advise", slow)
     with app_with(tmp_path, hint_seconds=60.0) as client:
@@ -562,10 +562,10 @@ def test_the_search_runs_outside_the_room_lock(
     entered = threading.Event()
     choose = Thinkers.choose
 
-    async def slow(self: Thinkers, turn: Any) -> Any:
+    async def slow(self: Thinkers, turn: Any, owner: str = "") -> Any:
         entered.set()
         await asyncio.to_thread(release.wait, TIMEOUT)
-        return await choose(self, turn)
+        return await choose(self, turn, owner)
 
     monkeypatch.setattr(Thinkers, "choose", slow)
     with running_app(tmp_path / "escoba.db") as client:
@@ -590,9 +590,9 @@ def test_a_computer_move_takes_the_pace_whatever_its_search_took(
     tells nothing of how many moves the computer had to weigh."""
     choose = Thinkers.choose
 
-    async def slow(self: Thinkers, turn: Any) -> Any:
+    async def slow(self: Thinkers, turn: Any, owner: str = "") -> Any:
         await asyncio.sleep(0.4)
-        return await choose(self, turn)
+        return await choose(self, turn, owner)
 
     monkeypatch.setattr(Thinkers, "choose", slow)
     with running_app(tmp_path / "escoba.db", pace=0.6) as client:

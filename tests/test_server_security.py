@@ -353,10 +353,10 @@ def test_one_hint_at_a_time(client: TestClient, monkeypatch: pytest.MonkeyPatch)
     release = threading.Event()
     advise = Thinkers.advise
 
-    async def slow_advice(self: Thinkers, seed: int, observation: Any) -> Any:
+    async def slow_advice(self: Thinkers, seed: int, observation: Any, owner: str = "") -> Any:
         entered.set()
         assert await asyncio.to_thread(release.wait, TIMEOUT), "the test never released it"
-        return await advise(self, seed, observation)
+        return await advise(self, seed, observation, owner)
 
     monkeypatch.setattr(Thinkers, "advise", slow_advice)
     room, ticket, guest = two_people(client)

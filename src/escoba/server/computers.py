@@ -5,20 +5,30 @@ core, never the event loop's (a thread would share the interpreter lock with it)
 threads that talk to the database. The pool is bounded twice: ``workers`` processes, and
 ``backlog`` searches waiting for one; a hint beyond the backlog is refused as busy, a
 computer's move just waits its turn.
+
+The workers are shared fairly between rooms, not first come first served (fair queuing by
+room and cost): each room (the ``owner`` of a search) is charged the worker time its
+searches took, and a free worker takes the search that would end first were every room
+served in turn, the room's charge plus what its searches usually cost. A room whose searches
+are light, or rare, is served as soon as a worker is free, however many rooms of ``expert``
+seats keep the others busy; a room that keeps asking gets its share and no more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import multiprocessing
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final, TypeVar
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
 
 from ..ai.coach import Advice, Coach
 from ..moves import Move
@@ -33,6 +43,14 @@ WATCH_SECONDS: Final = 1.0
 """How often a worker checks that the server is still there."""
 PRELOAD: Final = ["escoba.ai", "escoba.server.computers"]
 """Imported once by the fork server, so a new worker starts ready to think."""
+
+
+FIRST_ESTIMATE: Final = 0.05
+"""What a room's first search is expected to take (seconds), before any is measured."""
+PRUNE_ABOVE: Final = 1024
+"""Past this many rooms' tags kept, those no longer needed are dropped."""
+ESTIMATE_WEIGHT: Final = 0.3
+"""The weight of the latest search in a room's moving average of what its searches take."""
 
 
 class Busy(Exception):  # noqa: N818 (a state the caller answers, not a failure)
@@ -64,15 +82,49 @@ def _advise(seed: int, observation: Observation) -> Advice:
     return Coach(seed=seed).advise(observation)
 
 
-class Thinkers:
-    """A bounded pool of worker processes, started when first needed."""
+@dataclass(eq=False)
+class _Search:
+    """A search waiting for a worker, or being worked out."""
 
-    def __init__(self, workers: int, backlog: int) -> None:
+    owner: str
+    work: Callable[..., Any]
+    args: tuple[object, ...]
+    answer: asyncio.Future[Any]
+    tries: int = 0
+
+
+class Thinkers:
+    """A bounded pool of worker processes, started when first needed, shared fairly between
+    the rooms that ask."""
+
+    def __init__(
+        self,
+        workers: int,
+        backlog: int,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        executor: Executor | None = None,
+    ) -> None:
         self.workers = workers
         self.backlog = backlog
-        self.waiting = 0
-        """Searches handed to the pool and not yet answered."""
-        self._pool: Executor | None = None
+        self.clock = clock
+        self._pool: Executor | None = executor
+        self._estimates: dict[str, float] = {}
+        """What each room's searches usually take (a moving average, in seconds)."""
+        self._queues: dict[str, deque[_Search]] = {}
+        """The searches waiting, by room (only rooms with some waiting)."""
+        self._charged: dict[str, float] = {}
+        """Each room's tag: the worker time it has used, from when it last began asking."""
+        self._running: dict[str, int] = {}
+        """Searches being worked out now, by room."""
+        self._now = 0.0
+        """The tag of the last search handed to a worker: a room that begins asking
+        starts here, so that time it did not use earns it nothing later."""
+
+    @property
+    def waiting(self) -> int:
+        """Searches asked for and not yet answered (waiting or being worked out)."""
+        return sum(map(len, self._queues.values())) + sum(self._running.values())
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -87,31 +139,111 @@ class Thinkers:
             )
         return self._pool
 
-    async def _run(self, work: Callable[..., T], *args: object) -> T:
-        loop = asyncio.get_running_loop()
-        self.waiting += 1
+    async def _run(self, owner: str, work: Callable[..., T], *args: object) -> T:
+        search = _Search(owner, work, args, asyncio.get_running_loop().create_future())
+        if owner not in self._queues and not self._running.get(owner):
+            self._charged[owner] = max(self._charged.get(owner, 0.0), self._now)
+        self._queues.setdefault(owner, deque()).append(search)
+        self._dispatch()
         try:
-            for attempt in range(2):
-                try:
-                    return await loop.run_in_executor(self._executor(), work, *args)
-                except BrokenProcessPool:
-                    # A worker died (killed, out of memory): start a fresh pool, once.
-                    self._discard()
-                    if attempt:
-                        raise
-            raise AssertionError("unreachable")  # pragma: no cover
-        finally:
-            self.waiting -= 1
+            result: T = await search.answer
+        except asyncio.CancelledError:
+            self._withdraw(search)
+            raise
+        return result
 
-    async def choose(self, turn: ComputerTurn) -> Move:
-        """The computer's move; waits for a worker however long the queue."""
-        return await self._run(_choose, turn)
+    def _withdraw(self, search: _Search) -> None:
+        """A search nobody waits for any more (its room closed) leaves the queue."""
+        queue = self._queues.get(search.owner)
+        if queue is not None and search in queue:
+            queue.remove(search)
+            if not queue:
+                del self._queues[search.owner]
+                self._forget(search.owner)
 
-    async def advise(self, seed: int, observation: Observation) -> Advice:
-        """The coach's advice; raises :class:`Busy` when the backlog is full."""
+    def _forget(self, owner: str) -> None:
+        """A room with nothing asked lately keeps no tag above the present: drop it."""
+        if owner not in self._queues and not self._running.get(owner):
+            self._running.pop(owner, None)
+            if self._charged.get(owner, 0.0) <= self._now:
+                self._charged.pop(owner, None)
+                self._estimates.pop(owner, None)
+
+    def _finish_tag(self, owner: str) -> float:
+        """When the room's next search would end, were every room served in turn."""
+        estimate = self._estimates.get(owner, FIRST_ESTIMATE)
+        return self._charged.get(owner, self._now) + estimate
+
+    def _next(self) -> _Search | None:
+        """The first waiting search of the room whose next search would end first (ties: the
+        one that has waited longest)."""
+        if not self._queues:
+            return None
+        owner = min(self._queues, key=self._finish_tag)
+        queue = self._queues[owner]
+        search = queue.popleft()
+        if not queue:
+            del self._queues[owner]
+        return search
+
+    def _dispatch(self) -> None:
+        """Hand waiting searches to the free workers, fairest first."""
+        while sum(self._running.values()) < self.workers:
+            search = self._next()
+            if search is None:
+                return
+            if search.answer.done():  # cancelled while it waited
+                self._forget(search.owner)
+                continue
+            self._now = max(self._now, self._charged.get(search.owner, self._now))
+            self._running[search.owner] = self._running.get(search.owner, 0) + 1
+            started = self.clock()
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._executor(), search.work, *search.args)
+            future.add_done_callback(functools.partial(self._done, search, started))
+
+    def _done(self, search: _Search, started: float, done: asyncio.Future[Any]) -> None:
+        owner = search.owner
+        took = self.clock() - started
+        self._running[owner] -= 1
+        self._charged[owner] = self._charged.get(owner, self._now) + took
+        estimate = self._estimates.get(owner, took)
+        self._estimates[owner] = estimate + ESTIMATE_WEIGHT * (took - estimate)
+        error = None if done.cancelled() else done.exception()
+        if isinstance(error, BrokenProcessPool) and search.tries == 0:
+            # A worker died (killed, out of memory): start a fresh pool, and try once more
+            self._discard()
+            search.tries += 1
+            self._queues.setdefault(owner, deque()).appendleft(search)
+        elif not search.answer.done():
+            if done.cancelled():
+                search.answer.cancel()
+            elif error is not None:
+                search.answer.set_exception(error)
+            else:
+                search.answer.set_result(done.result())
+        self._forget(owner)
+        if len(self._charged) > PRUNE_ABOVE:
+            self._prune()
+        self._dispatch()
+
+    def _prune(self) -> None:
+        """Drop the tags of rooms that asked nothing lately and are no longer ahead of the
+        present: they would start from it anyway."""
+        for owner in [name for name, tag in self._charged.items() if tag <= self._now]:
+            self._forget(owner)
+
+    async def choose(self, turn: ComputerTurn, owner: str = "") -> Move:
+        """The computer's move for the room ``owner``; waits for a worker however long
+        the queue."""
+        return await self._run(owner, _choose, turn)
+
+    async def advise(self, seed: int, observation: Observation, owner: str = "") -> Advice:
+        """The coach's advice for the room ``owner``; raises :class:`Busy` when the backlog
+        is full."""
         if self.waiting >= self.backlog:
             raise Busy
-        return await self._run(_advise, seed, observation)
+        return await self._run(owner, _advise, seed, observation)
 
     def _discard(self) -> None:
         pool, self._pool = self._pool, None

@@ -596,7 +596,7 @@ class Room:
             asked_at = self.position
             seed = self.session.seed ^ self.moves_stored
         try:
-            advice = await self.hub.thinkers.advise(seed, observation)
+            advice = await self.hub.thinkers.advise(seed, observation, self.id)
         except Busy:
             connection.send(
                 ErrorMessage(code="busy", message="the coach is busy; ask again in a moment")
@@ -669,7 +669,7 @@ class Room:
             turn = self.session.computer_turn()
             asked_at = self.position
             started = time.monotonic()
-            move = await self.hub.thinkers.choose(turn)
+            move = await self.hub.thinkers.choose(turn, self.id)
             await asyncio.sleep(max(0.0, self.hub.pace - (time.monotonic() - started)))
             async with self.lock:
                 if self.position != asked_at:
