@@ -532,6 +532,52 @@ def test_a_computer_move_that_fails_to_store_is_tried_again(
         assert sum(len(hand["moves"]) for hand in record["hands"]) == played + 2
 
 
+def test_a_computer_goes_on_as_soon_as_the_database_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away while a computer's move is being stored: the room waits for
+    it (back-off up to 10 s), but one probe asks the database every quarter second, and
+    the move is stored within a moment of its return, not at the end of the back-off."""
+    down = {"on": False, "failed": 0}
+    write_moves, answer = Storage.write_moves, Storage.answer
+
+    def unreachable(self: Storage, *args: Any) -> Any:
+        if down["on"]:
+            down["failed"] += 1
+            raise StorageUnavailable("the database cannot be reached: connection refused")
+        return (write_moves if args else answer)(self, *args)
+
+    def unanswered(self: Storage) -> None:
+        unreachable(self)
+
+    monkeypatch.setattr(Storage, "write_moves", unreachable)
+    monkeypatch.setattr(Storage, "answer", unanswered)
+    monkeypatch.setattr(rooms, "RETRY_SECONDS", (10.0,))
+    with running_app(tmp_path / "escoba.db", pace=0.2) as client:
+        ticket = create_room(client, seats=["person", "easy"])
+        with connect(client, ticket["room"]) as peer:
+            peer.join(ticket["token"])
+            state = peer.my_turn()
+            played = moves_played(state)
+            down["on"] = True
+            peer.send(play_message(state["match"]["legal"][0]))
+            refused = peer.refused("storage_failed")  # the person's move, while it is down
+            assert "try again" in refused["message"]
+            down["on"] = False
+            peer.send(play_message(state["match"]["legal"][0]))
+            after = peer.state_at(played + 1)
+            if after["match"]["to_move"] == peer.seat:
+                pytest.skip("the hand ended with the person's move")  # pragma: no cover
+            down["on"] = True  # down before the computer stores its move
+            assert wait_until(lambda: down["failed"] >= 3)  # its write and the probe's asks
+            back = time.monotonic()
+            down["on"] = False
+            nxt = peer.until(lambda m: is_state(m) and moves_played(m) == played + 2)
+            waited = time.monotonic() - back
+        assert nxt["event"]["seat"] != peer.seat
+    assert waited < 2.0, waited
+
+
 def test_a_person_move_that_fails_to_store_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

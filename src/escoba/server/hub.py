@@ -43,6 +43,9 @@ STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
 EXPIRE_EVERY: Final = 600.0
 """Seconds between sweeps of abandoned matches out of storage."""
+PROBE_SECONDS: Final = 0.25
+"""While storage fails, it is asked whether it answers again this often (once for all
+rooms), so that they go on as soon as it is back."""
 
 
 def _nickname(nickname: str) -> str:
@@ -79,6 +82,9 @@ class Hub:
         self.writer = MoveWriter(storage)
         self.thinkers = Thinkers(limits.computer_workers, limits.computer_backlog)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._probe: asyncio.Task[None] | None = None
+        self._storage_back = asyncio.Event()
+        """Set (and replaced) when storage answers again after failing."""
         self.handlers = 0
         """WebSocket handlers running now (each ends with its socket)."""
         self.in_background(self._sweep())
@@ -100,6 +106,34 @@ class Hub:
             raise Refusal(
                 "storage_failed", "the server cannot store this now; try again later", 503
             ) from None
+
+    async def storage_back(self, wait: float) -> None:
+        """Wait ``wait`` seconds, or less if storage, which failed, answers again first: a
+        database that was out of reach is asked every ``PROBE_SECONDS`` by one probe for
+        every room waiting on it; one that answers but still refuses (a full disk) is tried
+        again after ``wait``."""
+        back = self._storage_back
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.get_running_loop().create_task(self._probe_storage())
+            self._tasks.add(self._probe)
+            self._probe.add_done_callback(self._tasks.discard)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(back.wait(), wait)
+
+    async def _probe_storage(self) -> None:
+        loop = asyncio.get_running_loop()
+        failed = False
+        while True:
+            try:
+                await loop.run_in_executor(self._io, self.storage.answer)
+            except StorageUnavailable:
+                failed = True
+                await asyncio.sleep(PROBE_SECONDS)
+                continue
+            if failed:
+                back, self._storage_back = self._storage_back, asyncio.Event()
+                back.set()
+            return
 
     # -- keeping memory and storage lean
 

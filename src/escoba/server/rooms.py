@@ -64,7 +64,8 @@ log = logging.getLogger("escoba.server")
 
 RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
 """Pauses before a computer tries again to store a move that storage refused (the last one
-repeats until storage works)."""
+repeats until storage works); cut short as soon as a database that was out of reach
+answers again."""
 
 
 CLAIM_SECONDS: Final = 30.0
@@ -681,7 +682,7 @@ class Room:
                 else:
                     failures = 0
                     continue
-            await asyncio.sleep(RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1])
+            await self.hub.storage_back(RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1])
 
     async def close(self) -> None:
         tasks = [task for task in (self._computers, *self._hints.values()) if task is not None]

@@ -636,6 +636,13 @@ class Storage:
     # -- reading
 
     @_read
+    def answer(self) -> None:
+        """Ask the database something trivial: raises :class:`StorageUnavailable` while it
+        cannot be reached."""
+        with self.engine.connect() as connection:
+            connection.execute(select(1))
+
+    @_read
     def room_fence(self, room_id: str) -> int | None:
         """The room's fence (0 if never claimed), or None for no such room."""
         with self.engine.connect() as connection:
