@@ -45,7 +45,7 @@ from ..rules import (
     RuleSet,
     preset_name,
 )
-from . import history, offline, scorepad_api, texts_api, tutorial_api
+from . import history, memory, offline, scorepad_api, texts_api, tutorial_api
 from .cluster import Cluster
 from .connections import RATE_PER_SECOND, Connection
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
@@ -132,6 +132,7 @@ def create_app(
     database (see ``cluster``)."""
     storage = Storage(database_url or default_database_url())
     allowed_origins = {origin.rstrip("/").lower() for origin in origins}
+    waves = memory.Waves()  # gives back what a wave of connections leaves, once it is over
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -149,6 +150,7 @@ def create_app(
         # Stored matches are loaded when someone comes back to them, not here: a restart
         # answers at once however many are stored, and holds only the rooms in use.
         yield
+        waves.cancel()
         await hub.close()
         storage.close()
 
@@ -395,11 +397,13 @@ def create_app(
             return
         connection = Connection(websocket, limits.send_backlog, limits.send_seconds)
         hub().handlers += 1
+        waves.count(hub().handlers)
         pump = asyncio.create_task(connection.pump())
         try:
             await _serve_socket(websocket, room, connection, limits.join_seconds)
         finally:
             hub().handlers -= 1
+            waves.count(hub().handlers)
             room.leave(connection)  # closes it: the pump ends however full its queue
             pump.cancel()
             with contextlib.suppress(BaseException):
