@@ -16,6 +16,10 @@ passes between them, and knows nothing of rooms:
 Pub/sub delivers at most once: a replica that misses an event finds the gap in the moves'
 numbers (or reloads every room after its subscription is restored) and reads the match from
 the database, the record of every match.
+
+Every call to Redis, the listener's included, tells the process's :class:`Reach` whether Redis
+answered: an outage is logged once as an error when it is first found and once as a warning
+when Redis answers again, however many calls fail in between.
 """
 
 from __future__ import annotations
@@ -27,16 +31,17 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from .lease import DEFAULT_PREFIX, Lease, Leases, StoreUnavailable, connect
+from .lease import DEFAULT_PREFIX, Lease, Leases, StoreUnavailable, address, connect, unavailable
 
-__all__ = ["LEASE_MS", "Cluster", "NoAnswer"]
+__all__ = ["LEASE_MS", "Cluster", "NoAnswer", "Reach"]
 
 log = logging.getLogger("escoba.server")
 
@@ -46,6 +51,8 @@ UPKEEP_SECONDS: Final = 1.0
 """How often a process renews its leases, beats its heart and looks for rooms to take."""
 ASK_SECONDS: Final = 5.0
 """How long a replica waits for the owner's answer to a request."""
+
+_T = TypeVar("_T")
 
 Payload = dict[str, Any]
 RoomListener = Callable[[str, Payload], None]
@@ -59,6 +66,59 @@ class NoAnswer(Exception):  # noqa: N818 (a state of the site, not a failure of 
     def __init__(self, message: str, *, heard: bool) -> None:
         super().__init__(message)
         self.heard = heard
+
+
+class Reach:
+    """Whether this process reaches its Redis, as its calls find: the first failure of an
+    outage is logged as an error and the first answer after it as a warning. The calls log
+    nothing themselves: a busy process makes hundreds a second, and each would say the same.
+
+    A call is stamped with :meth:`turn` when it begins, and what it finds counts only if the
+    state has not changed since: a call that began before Redis came back and fails after
+    (a timeout) does not start a second outage, nor does an answer to a call begun before
+    the outage end it.
+    """
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        """The Redis, as :func:`escoba.server.lease.address` names it (no password)."""
+        self._out_since: float | None = None
+        self._turn = 0
+
+    @property
+    def reached(self) -> bool:
+        """Whether Redis answered the last call that counted."""
+        return self._out_since is None
+
+    def turn(self) -> int:
+        """The stamp of a call beginning now."""
+        return self._turn
+
+    def answered(self, since: int) -> None:
+        """A call stamped ``since`` was answered."""
+        if self._out_since is None or since != self._turn:
+            return
+        log.warning(
+            "Redis at %s: reached again, after %.1f s out of reach",
+            self.where,
+            time.monotonic() - self._out_since,
+        )
+        self._out_since = None
+        self._turn += 1
+
+    def failed(self, doing: str, error: StoreUnavailable, since: int) -> None:
+        """A call stamped ``since``, ``doing`` something, failed with ``error``."""
+        if self._out_since is not None or since != self._turn:
+            log.debug("Redis: %s failed: %s", doing, error)  # said already, or stale
+            return
+        log.error(
+            "%s (%s); the rooms stay with their owners, and what must pass between processes "
+            "is refused as restarting until it answers again",
+            error,
+            doing,
+        )
+        self._out_since = time.monotonic()
+        self._turn += 1
 
 
 def process_id() -> str:
@@ -75,6 +135,7 @@ class Cluster:
         self.prefix = prefix
         self.id = process_id()
         self.redis = connect(url)
+        self.reach = Reach(address(self.redis))
         self.leases = Leases(self.redis, self.id, lease_ms, prefix=prefix)
         self._answers: dict[str, asyncio.Future[Payload]] = {}
         self._listener: asyncio.Task[None] | None = None
@@ -125,28 +186,40 @@ class Cluster:
         for task in list(self._tasks):
             task.cancel()
         with contextlib.suppress(StoreUnavailable):
-            await self._reaching(self.redis.delete(self._alive_key(self.id)))
+            await self._reaching("leaving", self.redis.delete(self._alive_key(self.id)))
         await self.redis.aclose()
 
-    async def _reaching(self, call: Awaitable[Any]) -> Any:
-        """Await a Redis call, its failures as :class:`StoreUnavailable`."""
+    async def _reaching(self, doing: str, call: Awaitable[_T]) -> _T:
+        """Await a call to Redis (``doing`` says what for), its failures as
+        :class:`StoreUnavailable`, and tell :attr:`reach` whether Redis answered."""
+        since = self.reach.turn()
         try:
-            return await call
+            result = await call
+        except StoreUnavailable as error:  # a lease's call, already ours
+            self.reach.failed(doing, error, since)
+            raise
         except (redis_errors.RedisError, OSError) as error:
-            raise StoreUnavailable(f"Redis cannot be reached or failed: {error}") from error
+            failure = unavailable(self.redis, error)
+            self.reach.failed(doing, failure, since)
+            raise failure from error
+        self.reach.answered(since)
+        return result
 
     async def beat(self) -> None:
         """Say this process is alive for a while (its presence counts meanwhile)."""
         seconds = max(1, round(3 * self.leases.ttl_ms / 1000))
-        await self._reaching(self.redis.set(self._alive_key(self.id), "1", ex=seconds))
+        await self._reaching(
+            "beating its heart", self.redis.set(self._alive_key(self.id), "1", ex=seconds)
+        )
 
     # -- listening
 
     async def _listen(self) -> None:
-        """Hear every room's events and this process's inbox, subscribing again (and saying
-        so) whenever the connection to Redis is lost."""
+        """Hear every room's events and this process's inbox, subscribing again (and telling
+        ``on_resubscribed``) whenever the connection to Redis is lost."""
         lost = False
         while True:
+            since = self.reach.turn()
             listening: Redis = Redis.from_url(
                 self.url, decode_responses=True, socket_connect_timeout=2.0
             )
@@ -154,9 +227,11 @@ class Cluster:
             try:
                 await pubsub.psubscribe(self.room_channel("*"))
                 await pubsub.subscribe(self.inbox(self.id))
+                self.reach.answered(since)
+                since = self.reach.turn()  # the subscription's loss, later, is a call of its own
                 self._subscribed.set()
                 if lost and self._on_resubscribed is not None:
-                    log.warning("Redis: listening again; the rooms are read again")
+                    log.debug("Redis: listening again; the rooms are read again")
                     self._on_resubscribed()
                 lost = False
                 while True:
@@ -164,8 +239,7 @@ class Cluster:
                     if message is not None:
                         self._heard(message)
             except (redis_errors.RedisError, OSError) as error:
-                if not lost:
-                    log.error("Redis: the room events cannot be heard (%s); trying again", error)
+                self.reach.failed("hearing the room events", unavailable(listening, error), since)
                 lost = True
                 self._subscribed.clear()
                 await asyncio.sleep(0.5)
@@ -210,7 +284,8 @@ class Cluster:
         answer = {**reply, "kind": "answer", "id": request.get("id")}
         with contextlib.suppress(StoreUnavailable):
             await self._reaching(
-                self.redis.publish(self.inbox(str(request.get("from"))), json.dumps(answer))
+                "answering a request",
+                self.redis.publish(self.inbox(str(request.get("from"))), json.dumps(answer)),
             )
 
     # -- speaking
@@ -218,7 +293,9 @@ class Cluster:
     async def publish(self, room: str, payload: Payload) -> None:
         """Tell every process of a room event."""
         text = json.dumps({**payload, "from": self.id})
-        await self._reaching(self.redis.publish(self.room_channel(room), text))
+        await self._reaching(
+            "telling a room event", self.redis.publish(self.room_channel(room), text)
+        )
 
     async def ask(self, owner: str, payload: Payload) -> Payload:
         """Send ``owner`` a request and wait for its answer; :class:`NoAnswer` if nobody
@@ -228,7 +305,9 @@ class Cluster:
         self._answers[request_id] = waiting
         request = {**payload, "kind": "ask", "id": request_id, "from": self.id}
         try:
-            heard = await self._reaching(self.redis.publish(self.inbox(owner), json.dumps(request)))
+            heard = await self._reaching(
+                "sending a request", self.redis.publish(self.inbox(owner), json.dumps(request))
+            )
             if not heard:
                 raise NoAnswer(f"process {owner} is not listening", heard=False)
             try:
@@ -244,22 +323,22 @@ class Cluster:
 
     async def take(self, room: str, above: int) -> int | None:
         """The room's lease if free: its fencing token, else None."""
-        return await self.leases.acquire(room, above=above)
+        return await self._reaching("taking a lease", self.leases.acquire(room, above=above))
 
     async def holder(self, room: str) -> Lease | None:
-        return await self.leases.holder(room)
+        return await self._reaching("reading a lease", self.leases.holder(room))
 
     async def renew(self, held: Mapping[str, int]) -> set[str]:
         """Renew the leases of the rooms held (room: token) in one round trip; the rooms whose
         lease was lost."""
-        return await self.leases.renew_all(held)
+        return await self._reaching("renewing the leases", self.leases.renew_all(held))
 
     async def holders(self, rooms: Collection[str]) -> dict[str, Lease | None]:
-        return await self.leases.holders(rooms)
+        return await self._reaching("reading the leases", self.leases.holders(rooms))
 
     async def release(self, room: str, token: int) -> None:
         with contextlib.suppress(StoreUnavailable):
-            await self.leases.release(room, token)
+            await self._reaching("giving a lease up", self.leases.release(room, token))
 
     # -- presence
 
@@ -269,20 +348,27 @@ class Cluster:
         key = self._presence_key(room)
         if seats:
             await self._reaching(
-                self.redis.hset(key, self.id, ",".join(str(seat) for seat in sorted(seats)))
+                "telling who is connected",
+                self.redis.hset(key, self.id, ",".join(str(seat) for seat in sorted(seats))),
             )
         else:
-            await self._reaching(self.redis.hdel(key, self.id))
+            await self._reaching("telling who is connected", self.redis.hdel(key, self.id))
         await self.publish(room, {"kind": "presence"})
 
     async def presence(self, room: str) -> set[int]:
         """The seats connected to the room on the other live processes."""
-        fields: dict[str, str] = await self._reaching(self.redis.hgetall(self._presence_key(room)))
+        fields = cast(  # the client decodes replies: text, not bytes
+            "dict[str, str]",
+            await self._reaching(
+                "reading who is connected", self.redis.hgetall(self._presence_key(room))
+            ),
+        )
         others = {process: seats for process, seats in fields.items() if process != self.id}
         if not others:
             return set()
         alive = await self._reaching(
-            self.redis.mget([self._alive_key(process) for process in others])
+            "reading who is connected",
+            self.redis.mget([self._alive_key(process) for process in others]),
         )
         seats: set[int] = set()
         for (_, listed), living in zip(others.items(), alive, strict=True):

@@ -16,7 +16,8 @@ process that woke up holds an old token: Redis no longer renews its lease, and t
 stores none of its moves.
 
 Redis is reached through ``redis.asyncio``; a Redis that cannot be reached or fails raises
-:class:`StoreUnavailable`, one error of ours whatever the client raised.
+:class:`StoreUnavailable`, one error of ours whatever the client raised. Nothing here logs it:
+a process says an outage once, wherever it is found (``cluster.Reach``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,15 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 
-__all__ = ["DEFAULT_PREFIX", "Lease", "Leases", "StoreUnavailable", "connect"]
+__all__ = [
+    "DEFAULT_PREFIX",
+    "Lease",
+    "Leases",
+    "StoreUnavailable",
+    "address",
+    "connect",
+    "unavailable",
+]
 
 DEFAULT_PREFIX: Final = "escoba:"
 """The start of every key of ours, so that a Redis shared with others keeps them apart."""
@@ -63,12 +72,20 @@ def connect(url: str, *, timeout: float = 2.0) -> Redis:
     return client
 
 
-def _address(redis: Redis) -> str:
+def address(redis: Redis) -> str:
     """Where a client connects to, as a person would name it (no password)."""
     kwargs = redis.connection_pool.connection_kwargs
     if "path" in kwargs:
         return f"unix://{kwargs['path']}"
     return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
+
+
+def unavailable(redis: Redis, error: Exception) -> StoreUnavailable:
+    """The client's failure (or the system's, on its socket) as ours, saying which Redis and
+    whether it could not be reached or answered with an error."""
+    if isinstance(error, redis_errors.ConnectionError | redis_errors.TimeoutError | OSError):
+        return StoreUnavailable(f"Redis at {address(redis)} cannot be reached: {error}")
+    return StoreUnavailable(f"Redis at {address(redis)} failed: {error}")
 
 
 def _reaching(
@@ -80,11 +97,8 @@ def _reaching(
     async def reaching(leases: Leases, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return await method(leases, *args, **kwargs)
-        except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as error:
-            where = _address(leases.redis)
-            raise StoreUnavailable(f"Redis at {where} cannot be reached: {error}") from error
-        except redis_errors.RedisError as error:
-            raise StoreUnavailable(f"Redis at {_address(leases.redis)} failed: {error}") from error
+        except (redis_errors.RedisError, OSError) as error:
+            raise unavailable(leases.redis, error) from error
 
     return reaching
 
