@@ -52,7 +52,6 @@ class Site:
         """Rooms being loaded: the owner's events heard meanwhile."""
         self._presence: dict[str, asyncio.Task[None]] = {}
         """Rooms whose presence is being shared, and the task sharing it."""
-        self._redis_failing = False
 
     # -- loading rooms and letting them go
 
@@ -112,11 +111,11 @@ class Site:
         await self.cluster.close()
 
     async def _site(self, call: Coroutine[Any, Any, T]) -> T:
-        """Await a call to Redis; one that cannot be reached is refused as ``restarting``."""
+        """Await a call to Redis; one that cannot be reached is refused as ``restarting`` (the
+        cluster's reach logs the outage, once)."""
         try:
             return await call
-        except StoreUnavailable as error:
-            log.error("%s", error)
+        except StoreUnavailable:
             raise Refusal(*RESTARTING) from None
 
     async def claim(self, room_id: str) -> int | None:
@@ -136,13 +135,13 @@ class Site:
         return token
 
     async def tell(self, room: Room, event: Payload) -> None:
-        """Tell the other processes of a room event. A Redis out of reach is said in the log;
-        the replicas find what they missed by the moves' numbers, or read every room again
-        once Redis is back."""
+        """Tell the other processes of a room event. A Redis out of reach is said in the log
+        (once an outage, by the cluster's reach); the replicas find what they missed by the
+        moves' numbers, or read every room again once Redis is back."""
         try:
             await self.cluster.publish(room.id, event)
         except StoreUnavailable as error:
-            log.error("room %s: its event could not be told: %s", room.id, error)
+            log.debug("room %s: its event could not be told: %s", room.id, error)
 
     def lost(self, room: Room) -> None:
         """The room is owned by another process now: follow it as a replica."""
@@ -168,7 +167,7 @@ class Site:
             try:
                 await self.cluster.set_presence(room.id, room.online())
             except StoreUnavailable as error:
-                log.error("room %s: who is connected cannot be told: %s", room.id, error)
+                log.debug("room %s: who is connected cannot be told: %s", room.id, error)
                 return
 
     async def forward(
@@ -196,8 +195,7 @@ class Site:
                     if error.heard:  # it may have acted: only the client may try again
                         log.warning("room %s: its owner did not answer (%s)", room.id, error)
                         raise Refusal(*RESTARTING) from None
-                except StoreUnavailable as error:
-                    log.error("%s", error)
+                except StoreUnavailable:
                     raise Refusal(*RESTARTING) from None
                 else:
                     refused = reply.get("error")
@@ -257,7 +255,7 @@ class Site:
         try:
             room.remote_online = await self.cluster.presence(room.id)
         except StoreUnavailable as error:
-            log.error("room %s: who is connected cannot be read: %s", room.id, error)
+            log.debug("room %s: who is connected cannot be read: %s", room.id, error)
             return
         async with room.lock:
             room.broadcast()
@@ -353,13 +351,8 @@ class Site:
                     if lease is None and room is not None:
                         self.hub.in_background(self._take_over_quietly(room))
             except StoreUnavailable as error:
-                if not self._redis_failing:
-                    log.error("%s; the rooms are kept as they are until it is back", error)
-                self._redis_failing = True
-            else:
-                if self._redis_failing:
-                    log.warning("Redis: reached again")
-                self._redis_failing = False
+                # The rooms are kept as they are until Redis is back (the reach says so).
+                log.debug("upkeep: %s", error)
 
     async def _take_over_quietly(self, room: Room) -> None:
         await self.take_over(room)  # not now: the next upkeep tries again
