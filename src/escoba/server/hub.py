@@ -43,6 +43,8 @@ STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
 EXPIRE_EVERY: Final = 600.0
 """Seconds between sweeps of abandoned matches out of storage."""
+CANCEL_SECONDS: Final = 0.5
+"""On closing, a task not ended this long after it was cancelled is cancelled again."""
 PROBE_SECONDS: Final = 0.25
 """While storage fails, it is asked whether it answers again this often (once for all
 rooms), so that they go on as soon as it is back."""
@@ -388,11 +390,17 @@ class Hub:
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        tasks = every = list(self._tasks)
+        while tasks:
+            # Cancelled again until done: a client library that swallows a cancellation (the
+            # Redis client's, caught mid-call) would otherwise keep a loop going forever
+            for task in tasks:
+                task.cancel()
+            await asyncio.wait(tasks, timeout=CANCEL_SECONDS)
+            tasks = [task for task in tasks if not task.done()]
+        for task in every:
+            if not task.cancelled() and task.exception() is not None:
+                log.error("a task of the server failed", exc_info=task.exception())
         for room in list(self.rooms.values()):
             await room.close()
         if self.site is not None:

@@ -83,15 +83,6 @@ class Site:
         if room.fence is not None and not room.replica:
             self.hub.in_background(self.cluster.release(room.id, room.fence))
 
-    async def unheld(self, room_id: str) -> bool:
-        """Whether no process holds the room (a match to resume); False if Redis cannot
-        say."""
-        try:
-            return await self.cluster.holder(room_id) is None
-        except StoreUnavailable as error:
-            log.error("room %s cannot be resumed: %s", room_id, error)
-            return False
-
     async def join(self) -> None:
         """Start hearing the other processes and keeping this one's leases."""
         await self.cluster.start(self._heard, self._answer, self._resubscribed)
