@@ -538,6 +538,13 @@ function text(tag, content, className) {
   return element;
 }
 
+// A header cell whose text only a screen reader needs: the column is plain to the eye.
+function hiddenHeader(key, className) {
+  const cell = text("th", "", className);
+  cell.append(text("span", t(key), "visually-hidden"));
+  return cell;
+}
+
 function iconButton(symbol, label, testid, action) {
   const button = document.createElement("button");
   button.type = "button";
@@ -562,7 +569,7 @@ function breakdownRow(hand, tally) {
   const list = document.createElement("table");
   list.className = "categories";
   const head = document.createElement("tr");
-  head.append(text("th", ""));
+  head.append(hiddenHeader("scorepad.col.category"));
   for (let side = 0; side < pad.sides; side += 1) head.append(text("th", sideName(side), "side"));
   list.append(head);
   for (const category of result.categories) {
@@ -589,7 +596,7 @@ function renderTable() {
   for (let side = 0; side < pad.sides; side += 1) {
     head.append(text("th", sideName(side), side === winner ? "side won" : "side"));
   }
-  head.append(text("th", "", "tools"));
+  head.append(hiddenHeader("scorepad.col.tools", "tools"));
   const rows = [];
   pad.hands.forEach((entry, index) => {
     const number = index + 1;
