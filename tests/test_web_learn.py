@@ -96,12 +96,16 @@ def test_a_first_visitor_learns_the_first_lesson(page: Any, server: Server) -> N
     page.get_by_test_id("play").click()
     expect(verdict).to_have_text("4 + 1 + 3 = 8, not 15.")
     expect(verdict).to_have_attribute("data-accepted", "false")
-    # Dropping a card that can take is refused, with the capture it could make.
-    page.locator("[data-testid=hand-card][data-card='4h']").click()
+    # Dropping a card that can take is refused, with the capture it could make: the 4♥
+    # stays chosen, the table cards are put back one by one.
+    page.locator("[data-testid=table-card][data-card='As']").click()
+    page.locator("[data-testid=table-card][data-card='3h']").click()
     page.get_by_test_id("play").click()
     expect(verdict).to_contain_text("Your 4♥ can take 4♣ + 7♦, so it must")
-    # The right move.
-    page.locator("[data-testid=hand-card][data-card='4h']").click()
+    # The right move, the 4♥ still chosen.
+    expect(page.locator("[data-testid=hand-card][data-card='4h']")).to_have_attribute(
+        "aria-pressed", "true"
+    )
     page.locator("[data-testid=table-card][data-card='4c']").click()
     page.locator("[data-testid=table-card][data-card='7d']").click()
     page.get_by_test_id("play").click()
@@ -128,3 +132,70 @@ def test_a_first_visitor_learns_the_first_lesson(page: Any, server: Server) -> N
     page.locator(".piles summary").click()
     expect(page.locator("[data-testid=pile-0] svg")).to_have_count(23)
     expect(page.locator("[data-testid=pile-1] svg")).to_have_count(17)
+
+
+def _lesson_ticks(page: Any) -> list[bool]:
+    ticks: list[bool] = page.eval_on_selector_all(
+        "[data-testid^=lesson-]", "buttons => buttons.map(b => b.classList.contains('done'))"
+    )
+    return ticks
+
+
+@pytest.mark.usefixtures("server")
+def test_reading_past_an_exercise_does_not_tick_its_lesson(page: Any, server: Server) -> None:
+    """Next through every step ticks only the lesson that has nothing to play (the scoring);
+    a lesson is ticked once each of its exercises got its right move, and stays so."""
+    from playwright.sync_api import expect
+
+    page.goto(server.url + "/learn")
+    progress = page.get_by_test_id("progress")
+    for number in range(1, len(STEPS)):
+        expect(progress).to_contain_text(f"Step {number} of 13")
+        page.get_by_test_id("next").click()
+    expect(progress).to_contain_text("Step 13 of 13")
+    assert _lesson_ticks(page) == [False, False, False, False, True, False]
+
+    page.get_by_test_id("lesson-1").click()  # the sweep: one exercise
+    expect(progress).to_have_text("Step 5 of 13 · A sweep")
+    page.locator("[data-testid=hand-card][data-card='5s']").click()
+    for card in ("Ah", "4d", "3s", "2c"):
+        page.locator(f"[data-testid=table-card][data-card='{card}']").click()
+    page.get_by_test_id("play").click()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-accepted", "true")
+    expect(page.get_by_test_id("lesson-1")).to_have_class("done")
+    assert _lesson_ticks(page) == [False, True, False, False, True, False]
+    page.reload()
+    expect(page.get_by_test_id("lesson-1")).to_have_class("done")
+    assert _lesson_ticks(page) == [False, True, False, False, True, False]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.usefixtures("server")
+def test_a_wrong_try_is_explained_in_view_and_stays_chosen(
+    page: Any, server: Server, size: tuple[int, int]
+) -> None:
+    """The answer to a wrong try shows on the screen where it is made, and the cards tried
+    stay chosen: one more table card makes it right."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(server.url + "/learn")
+    page.get_by_test_id("next").click()
+    expect(page.get_by_test_id("progress")).to_have_text("Step 2 of 13 · Adding up to 15")
+    page.locator("[data-testid=hand-card][data-card='4h']").click()
+    page.locator("[data-testid=table-card][data-card='As']").click()
+    page.locator("[data-testid=table-card][data-card='3h']").click()
+    page.get_by_test_id("play").click()
+    verdict = page.get_by_test_id("verdict")
+    expect(verdict).to_have_text("4 + 1 + 3 = 8, not 15.")
+    expect(verdict).to_be_in_viewport(ratio=1)
+    chosen = page.locator("[data-testid=table-card][aria-pressed=true]")
+    expect(chosen).to_have_count(2)
+    expect(page.locator("[data-testid=hand-card][aria-pressed=true]")).to_have_attribute(
+        "data-card", "4h"
+    )
+    page.locator("[data-testid=table-card][data-card='7d']").click()
+    page.get_by_test_id("play").click()
+    expect(verdict).to_have_attribute("data-accepted", "true")
+    expect(verdict).to_be_in_viewport(ratio=1)
+    expect(page.get_by_test_id("lesson-0")).not_to_have_class("done")  # three more to play

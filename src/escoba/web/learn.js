@@ -12,8 +12,10 @@
 //   verdict            the answer to a try (data-accepted="true" | "false")
 //   score              a hand's scoring (score steps)
 //   back, next, play-match
-// The step reached is kept in localStorage ("escoba.learn.step"); finishing the last step
-// sets "escoba.learned".
+// The step reached is kept in localStorage ("escoba.learn.step"), and the steps done in
+// "escoba.learn.done": a step to play once its right move was made, any other once shown. A
+// lesson is ticked (class "done") when all its steps are done, so reading past an exercise
+// never ticks it; every lesson done sets "escoba.learned".
 
 import { cardSvg } from "./cards.js";
 import { mountHeader } from "./header.js";
@@ -22,8 +24,9 @@ import { deckStyle } from "./prefs.js";
 
 const STEP_KEY = "escoba.learn.step";
 const LEARNED_KEY = "escoba.learned";
+const DONE_KEY = "escoba.learn.done";
 
-const state = { view: null, index: 0, card: null, taken: new Set() };
+const state = { view: null, index: 0, card: null, taken: new Set(), done: new Set() };
 
 function stored(key) {
   try {
@@ -39,6 +42,31 @@ function store(key, value) {
   } catch {
     // storage disabled: nothing is kept
   }
+}
+
+function storedDone() {
+  try {
+    const kept = JSON.parse(stored(DONE_KEY) ?? "[]");
+    return new Set(Array.isArray(kept) ? kept.filter(Number.isInteger) : []);
+  } catch {
+    return new Set(); // not a list of steps: nothing done yet
+  }
+}
+
+// A step done: kept, and once every lesson is done the tutorial counts as learned.
+function markDone(index) {
+  if (state.done.has(index)) return;
+  state.done.add(index);
+  store(DONE_KEY, JSON.stringify([...state.done].sort((a, b) => a - b)));
+  if (state.view.lessons.every((_, number) => lessonDone(number))) store(LEARNED_KEY, "1");
+}
+
+function lessonDone(number) {
+  const lesson = state.view.lessons[number];
+  for (let index = lesson.first; index < lesson.first + lesson.steps; index += 1) {
+    if (!state.done.has(index)) return false;
+  }
+  return true;
 }
 
 function element(tag, attributes = {}, text = null) {
@@ -62,6 +90,7 @@ async function load() {
     return;
   }
   const steps = state.view.steps.length;
+  state.done = new Set([...storedDone()].filter((index) => index >= 0 && index < steps));
   state.index = Math.min(Math.max(Number.parseInt(stored(STEP_KEY) ?? "0", 10) || 0, 0), steps - 1);
   render();
 }
@@ -78,8 +107,7 @@ function renderLessons() {
       const item = element("li");
       const button = element("button", { type: "button", "data-testid": `lesson-${number}` }, lesson.title);
       if (number === current) button.setAttribute("aria-current", "step");
-      const last = lesson.first + lesson.steps - 1;
-      if (stored(LEARNED_KEY) || state.index > last) button.classList.add("done");
+      if (lessonDone(number)) button.classList.add("done");
       button.addEventListener("click", () => go(lesson.first));
       item.append(button);
       return item;
@@ -184,7 +212,7 @@ function render() {
   document.getElementById("back").disabled = state.index === 0;
   document.getElementById("next").hidden = last;
   document.getElementById("play-match").hidden = !last;
-  if (last) store(LEARNED_KEY, "1");
+  if (step.kind !== "play") markDone(state.index); // read: nothing more to do there
   renderLessons();
 }
 
@@ -211,11 +239,15 @@ function play() {
   if (!answer) return;
   say(answer.text, answer.accepted);
   if (answer.accepted) {
-    document.getElementById("next").focus();
-  }
-  state.card = null;
-  state.taken = new Set();
-  renderBoard(step);
+    markDone(state.index);
+    renderLessons();
+    state.card = null;
+    state.taken = new Set();
+    renderBoard(step);
+  } // a wrong try stays chosen, to be changed a card at a time
+  // The answer in view, under the cards that were tried (below the fold on a short screen).
+  document.getElementById("verdict").scrollIntoView({ block: "nearest" });
+  if (answer.accepted) document.getElementById("next").focus({ preventScroll: true });
 }
 
 document.getElementById("progress").tabIndex = -1;
