@@ -22,6 +22,7 @@ from escoba.tutorial import (
     hand_points,
     judge,
     legal_moves,
+    lessons_done,
     score_rows,
     step_text,
 )
@@ -194,13 +195,19 @@ def test_terminal_tutorial_through_a_lesson() -> None:
             assert "a A♠" in screen.screen_text() and "1 4♥" in screen.screen_text()
             await pilot.press("enter")  # no card chosen yet
             assert "First choose a card" in screen.screen_text()
+            # Four table cards: the key help names a to d, the hand's three cards 1 to 3.
+            assert "1-3 card · a-d table cards · Enter play" in screen.screen_text()
             await pilot.press("1", "a", "b", "enter")
             assert "✗ 4 + 1 + 3 = 8, not 15." in screen.screen_text()
-            await pilot.click("#hand-1")
-            await pilot.click("#table-a")
-            await pilot.press("b", "d", "enter")
+            # The try stays chosen: one more table card (a click) makes it right.
+            assert "▶ 1 4♥" in screen.screen_text()
+            assert "[x] a A♠" in screen.screen_text() and "[x] b 3♥" in screen.screen_text()
+            assert "Adding up to 15 ✓" not in screen.screen_text()  # three exercises to do
+            await pilot.click("#table-d")
+            await pilot.press("enter")
             assert "✓ Right: 4♥ + A♠ + 3♥ + 7♦ make 15." in screen.screen_text()
-            assert screen.done == {1}
+            assert "[x]" not in screen.screen_text()
+            assert screen.done == {0, 1}
             await pilot.press("n")
             assert "Step 3 of 13" in screen.screen_text()
             await pilot.press("1", "enter")
@@ -216,3 +223,45 @@ def test_terminal_tutorial_through_a_lesson() -> None:
             await pilot.press("q")
 
     asyncio.run(main())
+
+
+def test_reading_past_the_exercises_does_not_finish_the_tutorial() -> None:
+    """Next through every step: only the lesson with nothing to play is done, and the last
+    step names the lessons whose exercises are still to do, in the terminal and in plain
+    lines; the sweep played right ticks its lesson."""
+    pytest.importorskip("textual")
+    from escoba.tui.tutorial import TutorialApp, TutorialScreen
+
+    assert lessons_done(set(range(len(STEPS)))) == (True,) * len(LESSONS)
+    read = {i for i, step in enumerate(STEPS) if step.kind != "play"}
+    assert lessons_done(read) == (False, False, False, False, True, False)
+
+    async def main() -> None:
+        app_ = TutorialApp("french", "en")
+        async with app_.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app_.screen
+            assert isinstance(screen, TutorialScreen)
+            await pilot.press(*["n"] * 4)
+            assert "Step 5 of 13 · A sweep" in screen.screen_text()
+            assert "A sweep ✓" not in screen.screen_text()
+            await pilot.press("1", "a", "b", "c", "d", "enter")
+            assert "A sweep ✓" in screen.screen_text()
+            await pilot.press(*["n"] * 8)
+            assert "Step 13 of 13 · Beginner tips" in screen.screen_text()
+            shown = screen.screen_text()
+            assert "You have finished" not in shown
+            assert (
+                "Lessons with an exercise still to do: Adding up to 15, The forced capture, "
+                "The cards left on the table, Beginner tips." in shown
+            )
+            # The step with an empty table has no table keys to name.
+            await pilot.press("p", "p")
+            assert "Step 11 of 13" in screen.screen_text()
+            assert "1-3 card · Enter play" in screen.screen_text()
+            await pilot.press("q")
+
+    asyncio.run(main())
+    lines = list(plain_tutorial(["n"] * len(STEPS), "french", "en"))
+    assert "You have finished the tutorial. Start a match with: escoba play" not in lines
+    assert lines[-1].startswith("Lessons with an exercise still to do: Adding up to 15, A sweep")

@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from types import MappingProxyType
@@ -50,7 +50,9 @@ __all__ = [
     "explained",
     "hand_points",
     "judge",
+    "key_range",
     "legal_moves",
+    "lessons_done",
     "score_rows",
     "scored_text",
     "side_names",
@@ -466,3 +468,26 @@ STEP_LESSONS: Final[tuple[int, ...]] = tuple(
 
 TABLE_LETTERS: Final = "abcde"
 """The letters the terminal tutorials give the table's cards (a step has at most five)."""
+
+
+def lessons_done(done: Collection[int]) -> tuple[bool, ...]:
+    """Which lessons are done, given the steps done (indexes in ``STEPS``): a step to play is
+    done once its right move was made, any other step once it was shown. Reading past an
+    exercise never ticks its lesson.
+
+    >>> lessons_done({4})
+    (False, True, False, False, False, False)
+    """
+    return tuple(
+        all(index in done for index, lesson in enumerate(STEP_LESSONS) if lesson == number)
+        for number in range(len(LESSONS))
+    )
+
+
+def key_range(keys: str) -> str:
+    """The keys a person presses for some cards, as a range: "a-d" for four, "1" for one.
+
+    >>> key_range("abcd"), key_range("1"), key_range("")
+    ('a-d', '1', '')
+    """
+    return keys if len(keys) < 2 else f"{keys[0]}-{keys[-1]}"

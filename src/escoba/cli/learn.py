@@ -23,6 +23,7 @@ from ..tutorial import (
     Step,
     hand_points,
     judge,
+    lessons_done,
     score_rows,
     scored_text,
     side_names,
@@ -138,12 +139,24 @@ def _parse_move(step: Step, line: str) -> Move | None:
     return Move(step.hand[int(words[0]) - 1], [step.table[allowed.index(x)] for x in letters])
 
 
+def _end_text(done: set[int], language: str) -> str:
+    """The tutorial finished, or the lessons whose exercises are still to do."""
+    lessons = lessons_done(done)
+    if all(lessons):
+        return text("tutorial.ui.finished", language)
+    left = ", ".join(text(LESSONS[n].title, language) for n, ok in enumerate(lessons) if not ok)
+    return text("tutorial.ui.unfinished", language, lessons=left)
+
+
 def plain_tutorial(lines: Iterable[str], deck: DeckStyle, language: str) -> Iterator[str]:
     """The tutorial as plain lines, answering the player's ``lines`` (see the module's doc)."""
     index = 0
     solved = False
+    done: set[int] = set()  # the steps played right, or shown when there is nothing to play
     yield from _step_lines(index, deck, language)
     for line in lines:
+        if STEPS[index].kind != "play":
+            done.add(index)
         answer = line.strip().lower()
         step = STEPS[index]
         if answer == "q":
@@ -153,7 +166,7 @@ def plain_tutorial(lines: Iterable[str], deck: DeckStyle, language: str) -> Iter
             if answer == "p":
                 index = max(0, index - 1)
             elif index == len(STEPS) - 1:
-                yield text("tutorial.ui.finished", language)
+                yield _end_text(done, language)
                 return
             else:
                 index += 1
@@ -172,4 +185,5 @@ def plain_tutorial(lines: Iterable[str], deck: DeckStyle, language: str) -> Iter
         yield f"{mark} {verdict.text(language, deck)}"
         if verdict.accepted:
             solved = True
+            done.add(index)
             yield text("tutorial.plain.prompt_read", language)

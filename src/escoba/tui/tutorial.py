@@ -3,7 +3,9 @@
 The lessons are :mod:`escoba.tutorial`'s (shared with the web page): a step to read, a hand's
 scoring to look at, or a position where the player picks a card (its number key or a click)
 and the table cards it takes (their letters or clicks), then plays with Enter. A wrong try is
-explained, not just refused, and the step stays until the player gets it or moves on.
+explained, not just refused: the card and table cards tried stay chosen, to be changed, and
+the step stays until the player gets it or moves on. A lesson is ticked (✓ after its title)
+once its exercises were played right; the last step says which lessons still have one to do.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from ..tutorial import (
     Step,
     hand_points,
     judge,
+    key_range,
+    lessons_done,
     score_rows,
     scored_text,
     side_names,
@@ -76,7 +80,7 @@ class TutorialScreen(Screen[None]):
         self.card: int | None = None
         self.taken: set[int] = set()
         self.done: set[int] = set()
-        """The steps played right (or read) so far."""
+        """The steps played right (or, with nothing to play, shown) so far."""
         self.verdict = Text()
 
     # -- words
@@ -113,13 +117,18 @@ class TutorialScreen(Screen[None]):
 
     def show(self) -> None:
         step = self.step
-        lesson = LESSONS[STEP_LESSONS[self.index]]
+        if step.kind != "play":
+            self.done.add(self.index)  # read: nothing more to do there
+        number = STEP_LESSONS[self.index]
         progress = self.tr(
             "tutorial.ui.progress",
             n=self.index + 1,
             total=len(STEPS),
-            lesson=self.tr(lesson.title),
+            lesson=self.tr(LESSONS[number].title),
         )
+        done = lessons_done(self.done)
+        if done[number]:
+            progress += " ✓"
         self.query_one("#progress", Static).update(Text(progress))
         self.query_one("#body", Static).update(Text(step_text(step, self.language, self.deck)))
         playing = step.kind == "play"
@@ -134,12 +143,24 @@ class TutorialScreen(Screen[None]):
         verdict = self.query_one("#verdict", Static)
         verdict.update(self.verdict)
         if step.kind == "play":
-            keys = self.tr("tutorial.ui.keys_play", count=len(step.hand))
+            numbers = key_range("123456789"[: len(step.hand)])
+            letters = key_range(TABLE_LETTERS[: len(step.table)])
+            if letters:
+                keys = self.tr("tutorial.ui.keys_play", numbers=numbers, letters=letters)
+            else:
+                keys = self.tr("tutorial.ui.keys_play_empty", numbers=numbers)
         else:
             keys = self.tr("tutorial.ui.keys_read")
         if self.index == len(STEPS) - 1 and step.kind != "play":
-            keys = self.tr("tutorial.ui.finished") + "  " + keys
+            keys = self.end_text(done) + "\n" + keys
         self.query_one("#keys", Static).update(Text(keys))
+
+    def end_text(self, done: tuple[bool, ...]) -> str:
+        """At the last step: the tutorial finished, or the lessons with exercises to do."""
+        if all(done):
+            return self.tr("tutorial.ui.finished")
+        left = ", ".join(self.tr(LESSONS[n].title) for n, ok in enumerate(done) if not ok)
+        return self.tr("tutorial.ui.unfinished", lessons=left)
 
     def show_cards(self) -> None:
         step = self.step
@@ -244,9 +265,9 @@ class TutorialScreen(Screen[None]):
         verdict_widget.set_class(not verdict.accepted, "wrong")
         if verdict.accepted:
             self.done.add(self.index)
-        self.card = None
-        self.taken = set()
-        self.show()
+            self.card = None
+            self.taken = set()
+        self.show()  # a wrong try stays chosen: a card more or less may make it right
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(STEPS) - 1, self.index + delta))
