@@ -53,6 +53,17 @@ def test_a_whole_match_with_option_one(data: Path) -> None:
     assert list((data / "matches").glob("*.json"))
 
 
+def test_seats_are_counted_from_one_and_the_end_names_the_kept_file(data: Path) -> None:
+    """As the web lobby counts them, the person is seat 1 and the computer seat 2; the end of
+    the match gives the replay command with the file it was kept in, ready to copy."""
+    code, out, _ = play("--seed", "1", input="1\n" * 400)
+    assert code == 0
+    assert "You are seat 1." in out and "Seat 2: computer, medium." in out
+    (kept,) = (data / "matches").glob("*.json")
+    assert out.rstrip().endswith(f"see it again with: escoba replay {kept}")
+    assert "escoba replay FILE" not in out
+
+
 def test_a_scopone_match_seated_four_in_partnerships_by_default(data: Path) -> None:
     """Issue 18: Scopone scientifico is played four in two partnerships, the whole deck dealt at
     once (10 cards each, the table empty, no stock); with re bello and napola set, the score
@@ -71,7 +82,7 @@ def test_a_scopone_match_seated_four_in_partnerships_by_default(data: Path) -> N
         input="1\n" * 200,
     )
     assert code == 0
-    assert "4 players" in out and "Partnerships: seats 0 and 2 against seats 1 and 3." in out
+    assert "4 players" in out and "Partnerships: seats 1 and 3 against seats 2 and 4." in out
     first = out[: out.index("Your moves:")]
     assert re.search(r"^Your hand: (\S+, ){9}\S+\.$", first, re.M)
     assert "Cards left to deal: 0." in first
@@ -283,7 +294,7 @@ def test_replay_of_a_bare_record_and_a_bad_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(record)])
     assert result.exit_code == 0
     assert "The hand was not finished." in result.stdout
-    assert "Hands dealt: seat 0:" in result.stdout
+    assert "Hands dealt: seat 1:" in result.stdout
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     result = runner.invoke(app, ["replay", str(bad)])

@@ -331,6 +331,22 @@ def test_run_app_and_run_replay_are_exported() -> None:
     assert callable(run_app) and callable(run_replay)
 
 
+def test_the_end_of_a_match_prints_the_replay_command_with_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The line after a finished match is a command to copy: the kept file's real path,
+    quoted for the shell when it needs it, never a FILE placeholder."""
+    kept = tmp_path / "my matches" / "match-1.json"
+
+    def finished(self: EscobaApp) -> None:
+        self.kept_path = kept
+
+    monkeypatch.setattr(EscobaApp, "run", finished)
+    assert run_app(new_session()) == kept
+    printed = capsys.readouterr().out.strip()
+    assert printed == f"The match is kept; see it again with: escoba replay '{kept}'"
+
+
 async def play_until(app: EscobaApp, pilot: Pilot[None], done: Callable[[], bool]) -> None:
     for _ in range(2000):
         if done():
@@ -491,7 +507,7 @@ def test_replay_names_computer_levels_in_its_language() -> None:
     english = ReplayApp(finished_match(), [None, "hard"], 0, "french", "en")
     assert english.seat_name(1, long=True) == "Computer (hard)"
     people = ReplayApp(finished_match(), [None, None], None, "french", "en")
-    assert people.seat_name(1, long=True) == "Seat 1"
+    assert people.seat_name(1, long=True) == "Seat 2"  # counted from 1, as the web does
 
 
 def _pad_text(rules: RuleSet, language: str) -> str:

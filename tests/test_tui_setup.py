@@ -64,6 +64,9 @@ def test_the_screen_fits_80x24_with_four_players() -> None:
         fits(app)
         for seat in (1, 2, 3):
             assert app.query_one(f"#level-{seat}", Select).region.height == 1
+        # The person is seat 1, as in the web lobby: the computers are seats 2 to 4.
+        labels = [str(app.query_one(f"#label-level-{n}", Static).render()) for n in (1, 2, 3)]
+        assert labels == ["Seat 2", "Seat 3", "Seat 4"]
         assert app.query_one("#play", Button).region.height == 1
         await pilot.press("escape")
 

@@ -90,7 +90,7 @@ def play_command(
         bool | None,
         typer.Option(
             "--partnerships/--no-partnerships",
-            help="With 4 players: seats 0+2 against 1+3 (default: as the preset is usually "
+            help="With 4 players: seats 1+3 against 2+4 (default: as the preset is usually "
             "played, Scopone in partnerships).",
             show_default=False,
         ),
@@ -118,7 +118,7 @@ def play_command(
         ),
     ] = False,
 ) -> None:
-    """Play a match against the computer: you are seat 0; saved when you quit."""
+    """Play a match against the computer: you are seat 1; saved when you quit."""
     from ..play import Session, SessionError, Storage
 
     storage = Storage()

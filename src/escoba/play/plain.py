@@ -11,6 +11,7 @@ the match the result is printed and the saved match forgotten.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Mapping
 from typing import ClassVar, TextIO
 
@@ -100,12 +101,13 @@ class PlainGame:
         game = self.session.game
         name = preset_name(game.rules) or w.text("play.custom_rules")
         players = w.plural("count.players", game.players)
-        self.say(w.text("play.header", rules=name, players=players, seed=game.seed, seat=w.you))
+        seat = self.session.person + 1  # counted from 1, as the web lobby does
+        self.say(w.text("play.header", rules=name, players=players, seed=game.seed, seat=seat))
         if game.partnerships:
             self.say(w.text("play.partnerships"))
         for seat, level in enumerate(self.session.levels):
             if level is not None:
-                self.say(w.text("play.opponent", seat=seat, level=w.level(level)))
+                self.say(w.text("play.opponent", seat=seat + 1, level=w.level(level)))
         self.say(w.text("play.target", target=game.rules.target_score))
         if self.resumed:
             self.say(w.text("play.resumed"))
@@ -280,5 +282,5 @@ class PlainGame:
             self.say(w.text("play.you_lose", winner=w.side(winner), scores=scores))
         self.storage.clear_current()
         path = self.storage.save_finished(self.session)
-        self.say(w.text("play.kept", path=path))
+        self.say(w.text("play.kept", path=shlex.quote(str(path))))  # a command to copy
         self.stdout.flush()

@@ -172,7 +172,7 @@ class Words:
             return self.text("play.you")
         if seat in self._computers:
             return self._computers[seat]
-        return self.text("play.seat", seat=seat)
+        return self.text("play.seat", seat=seat + 1)  # counted from 1, as the web does
 
     def side(self, side: int) -> str:
         seats = self.sides[side]
@@ -180,8 +180,8 @@ class Words:
             return self.seat(seats[0])
         if self.you in seats:
             partner = next(s for s in seats if s != self.you)
-            return self.text("play.you_and_partner", seat=partner)
-        return self.text("play.seats", first=seats[0], second=seats[1])
+            return self.text("play.you_and_partner", seat=partner + 1)
+        return self.text("play.seats", first=seats[0] + 1, second=seats[1] + 1)
 
     def scores(self, totals: Sequence[int]) -> str:
         return "; ".join(

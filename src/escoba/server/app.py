@@ -325,8 +325,8 @@ def create_app(
     @app.get("/api/matches")
     async def public_matches() -> dict[str, list[MatchSummary]]:
         """The finished matches their players made public, newest first."""
-        rows = await hub().stored(storage.finished_matches, public_only=True)
-        return {"matches": [history.summary(match, room, seats) for match, room, seats in rows]}
+        listed = await hub().stored(history.public_matches, storage, sweeps)
+        return {"matches": listed}
 
     @app.get("/api/matches/{match_id}/replay")
     async def public_replay(match_id: int) -> dict[str, Any]:

@@ -3,6 +3,7 @@ steps through a recorded match."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def run_app(session: Session, storage: Storage | None = None, *, pace: float = 0
         print(text("play.saved", session.language, path=app.saved_path))
         return app.saved_path
     if app.kept_path is not None:
-        print(text("play.kept", session.language, path=app.kept_path))
+        print(text("play.kept", session.language, path=shlex.quote(str(app.kept_path))))
         return app.kept_path
     return None
 

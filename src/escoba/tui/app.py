@@ -157,7 +157,7 @@ class EscobaApp(App[None]):
             return self.tr("tui.you")
         if seat in self._computers_short:
             return self._computers_short[seat]
-        return self.tr("tui.seat", seat=seat)
+        return self.tr("tui.seat", seat=seat + 1)  # seats counted from 1, as the web does
 
     def side_names(self) -> list[str]:
         return ["+".join(self.short_seat_name(s) for s in side) for side in self.game.sides]

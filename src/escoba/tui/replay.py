@@ -199,7 +199,7 @@ class ReplayApp(App[None]):
         names = self._computers if long else self._computers_short
         if seat in names:
             return names[seat]
-        return self.tr("tui.seat", seat=seat)
+        return self.tr("tui.seat", seat=seat + 1)  # seats counted from 1, as the web does
 
     def side_names(self) -> list[str]:
         return ["+".join(self.seat_name(s) for s in side) for side in self.game.sides]

@@ -227,7 +227,9 @@ class SetupApp(App[SetupChoice | None]):
         for name, key in _LABEL_KEYS.items():
             self.query_one(f"#label-{name}", Static).update(t(key, lang))
         for seat in range(1, MAX_OPPONENTS + 1):
-            self.query_one(f"#label-level-{seat}", Static).update(t("tui.seat", lang, seat=seat))
+            # Counted from 1 as the web lobby does: the person is seat 1.
+            label = t("tui.seat", lang, seat=seat + 1)
+            self.query_one(f"#label-level-{seat}", Static).update(label)
         for name in BOOL_OPTIONS:
             self.query_one(f"#{name}", Checkbox).label = t(_OPTION_KEYS[name], lang)
         self.query_one("#partnerships", Checkbox).label = t("tui.setup.partnerships", lang)
