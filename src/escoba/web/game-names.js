@@ -66,6 +66,26 @@ export function seatName(room, seat, mySeat) {
   return info.nickname;
 }
 
+// Whether the seat is the viewer's partner: another seat of the viewer's side.
+export function isPartner(room, seat, mySeat) {
+  return mySeat !== null && mySeat !== undefined && seat !== mySeat && Boolean(room.sides[sideOf(room, mySeat)]?.includes(seat));
+}
+
+// A seat's name as a screen reader says it: "Computer 2 (medium), your partner".
+export function seatLabel(room, seat, mySeat) {
+  const name = seatName(room, seat, mySeat);
+  return isPartner(room, seat, mySeat) ? t("game.seat_partner", { name }) : name;
+}
+
+// A seat's name as a phone shows it over a narrow seat: a computer's level alone (its blue dot
+// says "computer"), with its number when the match has several ("2 · medium").
+export function shortSeatName(room, seat, mySeat) {
+  const info = room.seats.find((entry) => entry.seat === seat);
+  if (info?.kind !== "computer" || seat === mySeat) return seatName(room, seat, mySeat);
+  const number = computerNumber(room.seats, seat);
+  return number === null ? levelName(info.level) : `${number} · ${levelName(info.level)}`;
+}
+
 // A side: its seats' names joined, "you & Ana" in partnerships.
 export function sideName(room, side, mySeat) {
   const seats = room.sides[side] ?? [];

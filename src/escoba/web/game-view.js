@@ -3,9 +3,9 @@
 // It only draws: clicks go back to game.js through the handlers given to the constructor.
 
 import { t, tn } from "./i18n.js";
-import { levelName } from "./rooms.js";
 import {
-  cardBack, cardFace, cardLabel, cardList, computerNumber, eventText, moveText, seatName, sideName, sideOf, spokenCard,
+  cardBack, cardFace, cardLabel, cardList, eventText, isPartner, moveText, seatLabel, seatName, shortSeatName, sideName, sideOf,
+  spokenCard,
 } from "./game-names.js";
 
 // Where each seat sits, counted from the viewer's seat in the order of play (anticlockwise:
@@ -97,6 +97,12 @@ export class Board {
       if (button) onTableCard(button.dataset.card);
     });
     this.onChoose = onChoose;
+    // The capture choice and the hint open below the hand on a phone: brought into sight when
+    // they open or grow (beside the hand on a wide screen, they are in sight already).
+    const panel = byId("helper-panel");
+    new ResizeObserver(() => {
+      if (panel.offsetHeight) panel.scrollIntoView({ block: "nearest" });
+    }).observe(panel);
     byId("choice-cancel").addEventListener("click", onCancel);
   }
 
@@ -157,10 +163,11 @@ export class Board {
     node.dataset.seat = String(seat);
     node.classList.toggle("to-move", match.to_move === seat && !match.over);
     node.classList.toggle("mine", seat === me);
-    node.classList.toggle("partner", me !== null && seat !== me && room.sides[side]?.includes(me));
+    const partner = isPartner(room, seat, me);
+    node.classList.toggle("partner", partner);
     const offline = info?.kind === "person" && (!info.taken || !info.connected);
     node.classList.toggle("offline", offline);
-    node.setAttribute("aria-label", seatName(room, seat, me));
+    node.setAttribute("aria-label", seatLabel(room, seat, me));
 
     const head = element("div", "seat-head");
     const dot = element("span", `dot ${info?.kind === "computer" ? "computer" : offline ? "away" : "here"}`);
@@ -168,14 +175,17 @@ export class Board {
     const name = element("span", "seat-name");
     if (info?.kind === "computer") {
       // phones show the level alone (and the computer's number): the blue dot says "computer"
-      const number = computerNumber(room.seats, seat);
-      const short = number === null ? levelName(info.level) : `${number} · ${levelName(info.level)}`;
-      name.append(element("span", "long", seatName(room, seat, me)), element("span", "short", short));
+      name.append(element("span", "long", seatName(room, seat, me)), element("span", "short", shortSeatName(room, seat, me)));
       name.title = seatName(room, seat, me);
     } else {
       name.textContent = seatName(room, seat, me);
     }
     head.append(dot, name);
+    if (partner) {
+      const tag = element("span", "partner-tag", t("game.partner"));
+      tag.dataset.testid = "partner-tag";
+      head.append(tag);
+    }
     if (match.dealer === seat) {
       const chip = picture(element("span", "chip dealer", t("game.dealer_chip")), t("common.dealer"));
       chip.title = t("common.dealer");

@@ -8,18 +8,24 @@ import { startOffline } from "./offline.js";
 
 export function mountHeader(container) {
   container.classList.add("site-header");
+  // On a phone the links and pickers fold into a menu, so that the bar is one row (base.css).
   container.innerHTML = `
     <a class="brand" href="/">escoba</a>
-    <nav>
-      <a href="/" data-i18n="common.play"></a>
-      <a href="/history" data-i18n="common.your_matches"></a>
-      <a href="/scorepad" data-i18n="common.scorepad"></a>
-      <a href="/learn" data-i18n="learn.link"></a>
-    </nav>
-    <label class="picker"><span data-i18n="nav.language"></span>
-      <select id="language-picker" name="language"></select></label>
-    <label class="picker"><span data-i18n="nav.deck"></span>
-      <select id="deck-picker" name="deck"></select></label>`;
+    <button type="button" class="menu-button" aria-expanded="false" aria-controls="site-menu">
+      <span class="menu-icon" aria-hidden="true"></span><span data-i18n="nav.menu"></span></button>
+    <div class="site-menu" id="site-menu">
+      <nav>
+        <a href="/" data-i18n="common.play"></a>
+        <a href="/history" data-i18n="common.your_matches"></a>
+        <a href="/scorepad" data-i18n="common.scorepad"></a>
+        <a href="/learn" data-i18n="learn.link"></a>
+      </nav>
+      <label class="picker"><span data-i18n="nav.language"></span>
+        <select id="language-picker" name="language"></select></label>
+      <label class="picker"><span data-i18n="nav.deck"></span>
+        <select id="deck-picker" name="deck"></select></label>
+    </div>`;
+  wireMenu(container);
   const languages = container.querySelector("#language-picker");
   const decks = container.querySelector("#deck-picker");
   const fill = () => {
@@ -45,4 +51,27 @@ export function mountHeader(container) {
   document.documentElement.lang = language();
   fill();
   startOffline(container);
+}
+
+// The phone's menu: the button opens and closes it; Escape, or a click or the focus going
+// elsewhere, closes it.
+function wireMenu(container) {
+  const button = container.querySelector(".menu-button");
+  const open = (wanted) => {
+    container.classList.toggle("menu-open", wanted);
+    button.setAttribute("aria-expanded", String(wanted));
+  };
+  button.addEventListener("click", () => open(!container.classList.contains("menu-open")));
+  container.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !container.classList.contains("menu-open")) return;
+    event.stopPropagation();
+    open(false);
+    button.focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (!container.contains(event.target)) open(false);
+  });
+  container.addEventListener("focusout", (event) => {
+    if (event.relatedTarget && !container.contains(event.relatedTarget)) open(false);
+  });
 }
