@@ -3,7 +3,7 @@
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby, a game (desktop and phone), the score pad after a hand, the
 history, a replay, the score pad for real cards, a lesson of Learn to play and a Scopone game
-with its 10-card hand, and writes one PNG per screen.
+with its 10-card hand (desktop and phone), and writes one PNG per screen.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 from websockets.sync.client import connect
 
 FLAGS = [
@@ -32,7 +32,7 @@ FLAGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 800}
+PHONE = {"width": 390, "height": 844}
 WAIT = 20_000
 
 
@@ -77,6 +77,16 @@ def finish_match(url: str, rules: str, players: int) -> dict[str, Any]:
             if match["to_move"] == ticket["seat"] and match["legal"]:
                 move = match["legal"][-1]
                 ws.send(json.dumps({"type": "play", **{k: move[k] for k in ("card", "captures")}}))
+
+
+def pick(page: Any, picker: str, value: str) -> None:
+    """Choose in a header picker; on a phone they are in the menu, opened first."""
+    menu = page.locator(".menu-button")
+    if menu.is_visible():
+        menu.click()
+    page.locator(picker).select_option(value)
+    if menu.is_visible() and menu.get_attribute("aria-expanded") == "true":
+        menu.click()
 
 
 def play_cards(page: Any, count: int) -> None:
@@ -144,8 +154,8 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
     phone = browser.new_context(viewport=PHONE, device_scale_factor=2)
     friend = phone.new_page()
     friend.goto(url + "/")
-    friend.locator("#deck-picker").select_option("italian")
-    friend.locator("#language-picker").select_option("it")
+    pick(friend, "#deck-picker", "italian")
+    pick(friend, "#language-picker", "it")
     friend.get_by_test_id("nickname").fill("Bea")
     friend.get_by_test_id("preset").select_option("scopa")
     friend.get_by_test_id("seat-kind-1").select_option("hard")
@@ -157,6 +167,29 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
     friend.get_by_test_id("hint-text").wait_for(state="visible", timeout=WAIT)
     friend.wait_for_timeout(800)
     friend.screenshot(path=out / "game-phone-italian.png")
+
+    # Scopone classico on the phone, in Spanish with Spanish cards: four in partnerships, the
+    # partner's seat tagged, nothing wider than the screen.
+    pick(friend, "#language-picker", "es")
+    pick(friend, "#deck-picker", "spanish")
+    friend.goto(url + "/")
+    friend.get_by_test_id("nickname").fill("Bea")
+    friend.get_by_test_id("preset").select_option("scopone-classico")
+    for seat in (1, 2, 3):
+        friend.get_by_test_id(f"seat-kind-{seat}").select_option("medium")
+    friend.get_by_test_id("create-room").click()
+    friend.wait_for_url("**/room/**", timeout=WAIT)
+    card = friend.locator("[data-testid=hand-card][data-moves]").first
+    card.wait_for(timeout=WAIT)
+    moves = int(card.get_attribute("data-moves") or "1")
+    card.click(position={"x": 12, "y": 40})  # the hand's cards overlap: near the left edge
+    if moves > 1:
+        friend.get_by_test_id("capture-choice").first.click()
+    expect(friend.get_by_test_id("hand-card")).to_have_count(8, timeout=WAIT)
+    friend.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=WAIT)
+    friend.get_by_test_id("partner-tag").wait_for(timeout=WAIT)
+    friend.wait_for_timeout(800)
+    friend.screenshot(path=out / "game-phone-scopone.png")
 
     for ticket in tickets:  # the browser holds the finished matches' seats, as its player's does
         desktop.evaluate(
@@ -220,9 +253,7 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
         playable.first.click(position={"x": 12, "y": 40})  # something on the table first
         if desktop.get_by_test_id("capture-choice").count():
             desktop.get_by_test_id("capture-choice").first.click()
-        desktop.wait_for_function(
-            "document.querySelectorAll('[data-testid=hand-card]').length === 9", timeout=WAIT
-        )
+        expect(desktop.get_by_test_id("hand-card")).to_have_count(9, timeout=WAIT)
         playable.first.wait_for(timeout=WAIT)
     desktop.get_by_test_id("hint-button").click()
     desktop.get_by_test_id("hint-text").wait_for(state="visible", timeout=WAIT)
