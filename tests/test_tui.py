@@ -602,3 +602,71 @@ def test_a_resized_terminal_keeps_the_game_whole() -> None:
         assert len(app.game.history()) > 1  # the game goes on after the resizes
 
     run(check)
+
+
+def shown_lines(app: EscobaApp) -> list[str]:
+    """The lines the terminal shows now, as drawn (what is scrolled out of view is not)."""
+    return [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+
+
+def run_at(test: Test, size: tuple[int, int], **options: object) -> EscobaApp:
+    app = EscobaApp(new_session(**options), None, pace=0, coach=Coach(Flat()))
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await test(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+def test_the_score_pad_opens_at_the_hand_s_first_rows_at_80x24() -> None:
+    """After each hand the pad opens at the top of that hand's score: its cards, coins and
+    seven of coins rows in view, not scrolled to the bottom past them."""
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        for hand in (1, 2):
+            for _ in range(400):
+                if isinstance(app.screen, ScorePadScreen):
+                    break
+                await step(app, pilot)
+            await pilot.pause()
+            assert isinstance(app.screen, ScorePadScreen)
+            shown = "\n".join(shown_lines(app))
+            assert f"│ Hand {hand}" in shown, shown
+            for row in ("Most cards", "Most coins", "Seven of coins"):
+                assert row in shown, (row, shown)
+            await pilot.press("escape")
+
+    run_at(check, (80, 24))
+
+
+@pytest.mark.parametrize("language", UI_LANGUAGES)
+def test_the_key_help_is_one_line_at_80_columns(language: str) -> None:
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        keys = app.query_one("#keys")
+        assert keys.region.height == 1
+        last = [line for line in shown_lines(app) if line.strip()][-1]
+        assert last.strip() == t("tui.keys", language)  # every key, none left out
+        assert "0-9" in last and "q " in last
+
+    run_at(check, (80, 24), language=language)
+
+
+def test_at_120x40_the_log_stands_beside_the_table_and_the_hand() -> None:
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        for _ in range(14):
+            await step(app, pilot)
+        await pilot.pause()
+        log = app.query_one("#log").region
+        table = app.query_one("#table-cards").region
+        hand = app.query_one("#hand").region
+        assert log.x >= max(table.right, hand.right) and log.y <= table.y
+        lines = shown_lines(app)
+        beside = [line for line in lines[table.y : hand.bottom] if line[log.x :].strip()]
+        assert len(beside) >= 2  # moves of the log on the table's and the hand's lines
+        moves = [line for line in lines if "You drop" in line or "You play" in line]
+        assert len(moves) > 4  # more of the hand's moves than at 80×24
+
+    run_at(check, (120, 40))

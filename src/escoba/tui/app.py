@@ -17,7 +17,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Container, Grid, Horizontal, Vertical
 from textual.events import Key, Resize
 from textual.timer import Timer
 from textual.widgets import Static
@@ -55,6 +55,9 @@ HAND_SLOTS = INT_OPTIONS["hand_cards"][1]
 HAND_GAP = 3
 CHOICE_SLOTS = 12
 LOG_LINES = 4
+WIDE = 110
+"""From this many columns the log of moves stands beside the table and the hand, with more
+of its lines (at 80 columns it is under them)."""
 COSTLY = 0.5
 """The hand review lists the person's moves that lost at least this many points."""
 
@@ -85,7 +88,15 @@ class EscobaApp(App[None]):
     #hand-cards > Choice { width: auto; }
     #choices { height: auto; max-height: 6; }
     #message { color: $warning; min-height: 1; }
+    #main { height: 1fr; layout: vertical; }
+    #play { height: auto; }
     #log { height: auto; margin-top: 1; color: $text; }
+    #main.wide { layout: horizontal; }
+    #main.wide #play { width: 1fr; }
+    #main.wide #log {
+        height: 100%; margin-top: 0; margin-left: 2; padding-left: 1;
+        border-left: vkey $primary 50%;
+    }
     #keys { dock: bottom; color: $text-muted; }
     Choice:hover { background: $boost; }
     """
@@ -198,27 +209,52 @@ class EscobaApp(App[None]):
         yield Static(id="status", markup=False)
         yield Static(id="seats", markup=False)
         yield Static(id="sides", markup=False)
-        yield Static(id="table-cards", markup=False)
-        with Horizontal(id="hand"):
-            yield Static(
-                self.tr("tui.label", label=self.tr("tui.your_hand")),
-                id="hand-label",
-                classes="label",
-                markup=False,
-            )
-            with Grid(id="hand-cards"):
-                for number in range(1, HAND_SLOTS + 1):
-                    yield Choice("card", number, id=f"hand-{number}")
-        with Vertical(id="choices"):
-            for number in range(1, CHOICE_SLOTS + 1):
-                yield Choice("set", number, id=f"choice-{number}")
-        yield Static(id="message", markup=False)
-        yield Static(id="log", markup=False)
+        # The play (table, hand, choices) and the log of moves: one under the other at 80
+        # columns, side by side on a wide terminal (see _fit_layout).
+        with Container(id="main"):
+            with Vertical(id="play"):
+                yield Static(id="table-cards", markup=False)
+                with Horizontal(id="hand"):
+                    yield Static(
+                        self.tr("tui.label", label=self.tr("tui.your_hand")),
+                        id="hand-label",
+                        classes="label",
+                        markup=False,
+                    )
+                    with Grid(id="hand-cards"):
+                        for number in range(1, HAND_SLOTS + 1):
+                            yield Choice("card", number, id=f"hand-{number}")
+                with Vertical(id="choices"):
+                    for number in range(1, CHOICE_SLOTS + 1):
+                        yield Choice("set", number, id=f"choice-{number}")
+                yield Static(id="message", markup=False)
+            yield Static(id="log", markup=False)
         yield Static(self.tr("tui.keys"), id="keys", markup=False)
 
     def on_mount(self) -> None:
+        self._fit_layout()
         self.refresh_view()
         self.advance()
+
+    @property
+    def wide(self) -> bool:
+        return self.size.width >= WIDE
+
+    def _log_width(self) -> int:
+        return (self.size.width - 2) * 2 // 5 if self.wide else 0
+
+    def _fit_layout(self) -> None:
+        """The log beside the play on a wide terminal, under it otherwise; the key help on
+        one line: keys are left out from the end (all but quitting) when it would wrap."""
+        game = self.screen_stack[0]  # the game's screen, under any modal one
+        game.query_one("#main").set_class(self.wide, "wide")
+        log = game.query_one("#log", Static)
+        log.styles.width = self._log_width() if self.wide else "1fr"
+        room = self.size.width - 2  # the screen's padding
+        keys = self.tr("tui.keys").split(" · ")
+        while len(keys) > 2 and Text(" · ".join(keys)).cell_len > room:
+            del keys[-2]
+        game.query_one("#keys", Static).update(Text(" · ".join(keys)))
 
     def refresh_view(self) -> None:
         """Redraw everything from the person's observation."""
@@ -281,13 +317,19 @@ class EscobaApp(App[None]):
         of moves gives up a line for each line the hand takes beyond the first."""
         label = self.query_one("#hand-label", Static)
         room = self.size.width - 2 - len(plain_text(label)) - 1  # the screen's padding
+        if self.wide:
+            room -= self._log_width() + 3  # the log beside it, its margin and border
         widest = max((card.cell_len for card in cards), default=1)
         columns = max(1, min(len(cards), (room + HAND_GAP) // (widest + HAND_GAP)))
         self.query_one("#hand-cards", Grid).styles.grid_size_columns = columns
         rows = -(-len(cards) // columns)
-        self._log_lines = max(1, LOG_LINES - max(0, rows - 1))
+        if self.wide:  # the log has the screen's height beside the play
+            self._log_lines = max(LOG_LINES, self.size.height - 5)
+        else:
+            self._log_lines = max(1, LOG_LINES - max(0, rows - 1))
 
     def on_resize(self, event: Resize) -> None:
+        self._fit_layout()
         slots = self.query("#hand-cards > Choice").results(Choice)
         shown = [Text(plain_text(slot)) for slot in slots if slot.display]
         if shown:  # nothing to fit before the game is drawn, or on another screen

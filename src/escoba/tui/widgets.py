@@ -301,7 +301,14 @@ def coin_run_text(run: int, points: int, style: DeckStyle, language: str) -> str
 
 class ScorePadScreen(_Modal):
     """Every scoring category per side for each finished hand, and the running totals;
-    then the review of the person's costly moves of the last hand, and who won."""
+    then who won, the review of the person's costly moves of the last hand, and the counts
+    behind its score.
+
+    It opens at the top of the last hand's score, its first rows (cards, coins, the seven
+    of coins) and the review under it in view on a 24-line terminal.
+    """
+
+    OPENS_AT_END = False
 
     BINDINGS = [  # noqa: RUF012
         Binding("s", "close", show=False),
@@ -323,14 +330,25 @@ class ScorePadScreen(_Modal):
         body: list[Static] = [Static(table, classes="hand-score") for table in tables]
         if not body:
             body.append(Static(t("tui.no_hands", language), markup=False))
-        if explanation is not None:
-            body.append(Static(explanation, id="explanation"))
-        if review:
-            body.append(Static(Text("\n").join(review), id="review"))
+        # Under the last hand's score, in view with it: who won, the review of the person's
+        # moves; then the counts behind the score, a scroll away on a small terminal.
         if footer:
             body.append(Static(Text(footer, style="bold"), id="score-footer"))
+        if review:
+            body.append(Static(Text("\n").join(review), id="review"))
+        if explanation is not None:
+            body.append(Static(explanation, id="explanation"))
         super().__init__(t("tui.score_pad", language), body, t("tui.close", language))
         self.results = tuple(results)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self._show_last_hand)
+
+    def _show_last_hand(self) -> None:
+        tables = self.query(".hand-score")
+        if len(tables) > 1:  # the first hand's table is at the top already
+            self.query_one(VerticalScroll).scroll_to_widget(tables.last(), top=True, animate=False)
 
 
 class CheatSheetScreen(_Modal):
