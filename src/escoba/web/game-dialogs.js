@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import { deckStyle, language } from "./prefs.js";
-import { api, errorText } from "./rooms.js";
+import { api, errorText, presetName } from "./rooms.js";
 import { seatName, sideName, sideOf } from "./game-names.js";
 import { element } from "./game-view.js";
 import { showPiles } from "./game-log.js";
@@ -68,9 +68,10 @@ function runningTable({ room, match }) {
   return table;
 }
 
-// Show the score pad for the hand at `index` of match.results (default the last finished);
-// `overBox` (winner and rematch) moves into the dialog while the match is over.
-export function showScorepad(state, overBox, index = state.match.results.length - 1) {
+// Show the score pad for the hand at `index` of match.results (default the last finished).
+// The winner and the rematch stay on the felt, shown once the last hand's pad is closed:
+// nothing covers the running totals.
+export function showScorepad(state, index = state.match.results.length - 1) {
   const dialog = byId("scorepad-dialog");
   const { match } = state;
   const result = match.results[index];
@@ -94,18 +95,14 @@ export function showScorepad(state, overBox, index = state.match.results.length 
     parts.push(element("p", "", t("game.no_hand_yet")));
   }
   body.replaceChildren(...parts);
-  const actions = byId("scorepad-actions");
-  if (match.over) {
-    overBox.hidden = false;
-    actions.prepend(overBox);
-  }
   byId("scorepad-close").textContent = match.over ? t("common.close") : t("game.continue");
   openDialog(dialog);
 }
 
 const sheets = new Map();
 
-export async function showRules(room) {
+// `preset` names the game in the title ("Cheat sheet: Scopa"), as the pages name it.
+export async function showRules(room, preset) {
   const dialog = byId("rules-dialog");
   const lang = language();
   // The card values and examples name the cards as this page shows them.
@@ -126,7 +123,7 @@ export async function showRules(room) {
       return;
     }
   }
-  byId("rules-title").textContent = sheet.title || t("game.rules");
+  byId("rules-title").textContent = t("game.cheat_title", { game: presetName(preset) });
   body.replaceChildren(
     ...(sheet.sections ?? []).map((section) => {
       const part = element("section");

@@ -1,5 +1,6 @@
 // The game page's effects: a sound for each play, capture, sweep, turn and hand's end (sound.js
-// makes them), the mute switch in the bar, and the sweep's banner over the felt.
+// makes them), the mute switch in the bar, and the sweep's banner at the top of the felt
+// (beside the stock and the turn, never over a card), gone with the next move.
 
 import { t } from "./i18n.js";
 import { seatName } from "./game-names.js";
@@ -33,6 +34,13 @@ export function toggleSound() {
 }
 
 let sweepTimer = null;
+function hideSweep() {
+  clearTimeout(sweepTimer);
+  const banner = byId("sweep-banner");
+  banner.hidden = true;
+  banner.classList.remove("show");
+}
+
 function showSweep(state, event) {
   const banner = byId("sweep-banner");
   banner.replaceChildren(
@@ -52,6 +60,8 @@ function showSweep(state, event) {
 export function eventEffects(state, previous, message) {
   const { match } = state;
   const event = message.event;
+  // a banner names the sweep of the move just shown, never one before it
+  if (event) hideSweep();
   if (event?.kind === "play") {
     sound(event.sweep ? "sweep" : event.captures.length ? "capture" : "card");
     if (event.sweep) showSweep(state, event);

@@ -97,6 +97,7 @@ export class Board {
       if (button) onTableCard(button.dataset.card);
     });
     this.onChoose = onChoose;
+    this.pointed = null; // the index of the capture choice under the pointer
     // The capture choice and the hint open below the hand on a phone: brought into sight when
     // they open or grow (beside the hand on a wide screen, they are in sight already).
     const panel = byId("helper-panel");
@@ -292,6 +293,8 @@ export class Board {
     // A long hand (Scopone's 10 cards) overlaps its cards to fit: game.css reads the count.
     this.hand.style.setProperty("--cards", String(Math.max(cards.length, 1)));
     this.hand.classList.toggle("my-turn", myTurn);
+    // dimmed while it is somebody else's turn (or the hand is over): nothing to play now
+    this.hand.classList.toggle("not-my-turn", match.seat !== null && !myTurn);
     this.lastHand = new Set(match.hand);
     if (match.seat === null) this.hand.append(element("p", "watching-note", t("game.watching")));
   }
@@ -299,9 +302,13 @@ export class Board {
   renderChoice(ui) {
     const box = byId("choice");
     box.hidden = !ui.choice;
-    if (!ui.choice) return;
+    if (!ui.choice) {
+      this.pointed = null;
+      return;
+    }
     byId("choice-prompt").textContent = t("game.choose_capture", { card: cardLabel(ui.choice.card) });
-    const buttons = ui.choice.moves.map((move, index) => {
+    const moves = ui.choice.moves;
+    const buttons = moves.map((move, index) => {
       // numbered: key 1 takes the first set, 2 the second...
       const button = element("button", "capture-choice");
       button.append(element("kbd", "", String(index + 1)), move.captures.length ? cardList(move.captures) : t("game.drop"));
@@ -312,18 +319,35 @@ export class Board {
       button.setAttribute("aria-label", moveText(move, spokenCard));
       button.setAttribute("aria-keyshortcuts", String(index + 1));
       button.addEventListener("click", () => this.onChoose(move));
-      const preview = (on) => {
-        for (const card of move.captures) {
-          this.table.querySelector(`[data-card="${CSS.escape(card)}"]`)?.classList.toggle("preview", on);
-        }
-      };
-      button.addEventListener("mouseenter", () => preview(true));
-      button.addEventListener("mouseleave", () => preview(false));
-      button.addEventListener("focus", () => preview(true));
-      button.addEventListener("blur", () => preview(false));
+      // pointing at a set (or its focus) lights exactly its cards on the table; leaving it
+      // lights the set that has the focus again, if any
+      // (and again after the table is drawn anew, the pointer still there)
+      button.addEventListener("mouseenter", () => {
+        this.pointed = index;
+        this.preview(move);
+      });
+      button.addEventListener("mouseleave", () => {
+        this.pointed = null;
+        this.preview(this.focusedChoice(moves));
+      });
+      button.addEventListener("focus", () => this.preview(move));
+      button.addEventListener("blur", () => this.preview(this.pointed === null ? null : moves[this.pointed]));
       return button;
     });
     byId("choice-buttons").replaceChildren(...buttons);
+    this.preview(moves[this.pointed] ?? this.focusedChoice(moves));
+  }
+
+  focusedChoice(moves) {
+    const index = [...byId("choice-buttons").querySelectorAll("button")].indexOf(document.activeElement);
+    return index >= 0 ? moves[index] : null;
+  }
+
+  preview(move) {
+    const lit = new Set(move?.captures ?? []);
+    for (const node of this.table.querySelectorAll("[data-testid=table-card]")) {
+      node.classList.toggle("preview", lit.has(node.dataset.card));
+    }
   }
 
   renderHint(ui) {

@@ -60,10 +60,15 @@ let state = null; // the last {room, match} from the server
 let ui = { choice: null, hint: null, lastEvent: null, sent: false, hintAsked: false, paused: false };
 let socket = null;
 let scorepadTimer = null;
+// States held back while a dialog is open or a finished hand's score pad is due: the moves
+// made meanwhile (the computer's, a friend's) are shown one by one, animated as usual, once
+// it is closed. A take back replaces them all: the position it gives is shown at once.
+let held = [];
+let releaseTimer = null;
+const RELEASE_GAP = 600; // ms between two held moves, time for each to be seen
 let connection = "connecting";
 let inviteShown = false; // false, true while opened for a free seat, "done" after
 const overBox = byId("over-box");
-const felt = byId("felt");
 
 const board = new Board({
   onHandCard: clickHandCard,
@@ -158,8 +163,8 @@ function draw() {
   document.title = `${mine ? "● " : ""}${presetName(room.preset)}`;
   byId("winner").textContent = winnerText(state);
   byId("rematch-button").hidden = match.seat === null;
-  if (match.over && overBox.parentElement !== byId("scorepad-actions")) overBox.hidden = false;
-  if (!match.over) overBox.hidden = true;
+  // the end of a match: the last hand's score pad first, then the winner
+  overBox.hidden = !match.over || ui.paused;
   byId("hint-button").hidden = match.seat === null;
   const takeBack = byId("take-back");
   takeBack.hidden = !againstComputers(room, match);
@@ -180,12 +185,37 @@ function scorepadClosed() {
     ui.paused = false;
     draw();
   }
-  putOverBoxBack();
+  releaseHeld();
 }
 
-function putOverBoxBack() {
-  if (overBox.parentElement !== felt) felt.append(overBox);
-  overBox.hidden = !state?.match.over;
+// Whether a new move must wait: a dialog is open, or a finished hand's score pad is due.
+function holding() {
+  return ui.paused || Boolean(document.querySelector("dialog[open]"));
+}
+
+function releaseHeld() {
+  clearTimeout(releaseTimer);
+  releaseTimer = null;
+  if (!held.length || holding()) return;
+  receiveState(held.shift());
+  if (held.length) releaseTimer = setTimeout(releaseHeld, reducedMotion() ? 0 : RELEASE_GAP);
+}
+
+function arrived(message) {
+  if (message.event?.kind === "take_back") {
+    // the moves held back are taken back too: straight to the position of the person's turn
+    held = [];
+    clearTimeout(releaseTimer);
+    releaseTimer = null;
+    receiveState(message);
+    return;
+  }
+  if (held.length || releaseTimer !== null || (state && message.event && holding())) {
+    held.push(message);
+    if (!releaseTimer) releaseHeld();
+    return;
+  }
+  receiveState(message);
 }
 
 function receiveState(message) {
@@ -228,7 +258,7 @@ function receiveState(message) {
   if (message.hand_ended) {
     clearTimeout(scorepadTimer);
     const delay = reducedMotion() ? 0 : 650;
-    scorepadTimer = setTimeout(() => showScorepad(state, overBox), delay);
+    scorepadTimer = setTimeout(() => showScorepad(state), delay);
   }
 }
 
@@ -242,7 +272,7 @@ function receive(message) {
     case "state":
       if (connection !== "connected") setStatus("connected");
       if (message.event) unanswered = null;
-      receiveState(message);
+      arrived(message);
       break;
     case "hint":
       if (!ui.hintAsked) break;
@@ -435,7 +465,7 @@ function onKey(event) {
     return;
   }
   const action = {
-    h: askHint, r: () => showRules(roomId), s: () => showScorepad(state, overBox), l: () => showLog(state), p: () => showPiles(state),
+    h: askHint, r: () => showRules(roomId, state?.room.preset), s: () => showScorepad(state), l: () => showLog(state), p: () => showPiles(state),
     u: () => {
       const button = byId("take-back");
       if (!button.hidden && !button.disabled) takeBack();
@@ -521,8 +551,8 @@ function retranslate() {
   applyTexts(document);
   setStatus(connection);
   draw();
-  if (byId("scorepad-dialog").open && state) showScorepad(state, overBox);
-  if (byId("rules-dialog").open) showRules(roomId);
+  if (byId("scorepad-dialog").open && state) showScorepad(state);
+  if (byId("rules-dialog").open) showRules(roomId, state?.room.preset);
   redrawLog(state);
   if (ui.hint && myTurn()) askHint(); // the coach's words again, in the new language
   if (!byId("join-view").hidden && byId("play-view").hidden && !socket) showJoin();
@@ -536,10 +566,12 @@ function start() {
   link.textContent = inviteUrl;
   setUpJoin(roomId, connect);
   byId("hint-button").addEventListener("click", askHint);
-  byId("scorepad-button").addEventListener("click", () => state && showScorepad(state, overBox));
+  byId("scorepad-button").addEventListener("click", () => state && showScorepad(state));
   byId("scorepad-close").addEventListener("click", () => closeDialog(byId("scorepad-dialog")));
   byId("scorepad-dialog").addEventListener("close", scorepadClosed);
-  byId("rules-button").addEventListener("click", () => showRules(roomId));
+  byId("rules-button").addEventListener("click", () => showRules(roomId, state?.room.preset));
+  // the moves held back while a dialog was open are shown once it closes
+  for (const id of ["rules-dialog", "log-dialog", "piles-dialog"]) byId(id).addEventListener("close", releaseHeld);
   byId("rules-close").addEventListener("click", () => closeDialog(byId("rules-dialog")));
   byId("log-button").addEventListener("click", () => showLog(state));
   byId("log-close").addEventListener("click", () => closeDialog(byId("log-dialog")));
