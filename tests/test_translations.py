@@ -350,7 +350,11 @@ AVOIDED = {
 @pytest.mark.parametrize("language", list(AVOIDED))
 def test_one_name_for_each_idea(language: str) -> None:
     for domain in DOMAINS:
-        values = own_texts(language, domain).values()
+        # The French deck's suits are named as that deck names them ("sept de carreau"):
+        # a screen reader says the card shown, not the game's word for the suit.
+        values = [
+            v for k, v in own_texts(language, domain).items() if not k.startswith("game.suit_")
+        ]
         texts = " ".join(form for value in values for form in forms(value))
         for word in AVOIDED[language]:
             assert word not in texts, (language, domain, word)

@@ -92,13 +92,13 @@ def test_the_game_by_keyboard_alone(page: Any, a11y_server: Server) -> None:
 
 def test_cards_piles_and_the_dealer_have_spoken_names(page: Any, a11y_server: Server) -> None:
     """Every card, back, pile and mark is named in words, in the player's language and deck:
-    "7 of coins" with French cards in English, "7 de oros" with Spanish cards."""
+    "7 of diamonds" with French cards in English, "7 de oros" with Spanish cards."""
     made = httpx.post(
         a11y_server.url + "/api/rooms", json={"nickname": "Ana", "seats": ["person", "beginner"]}
     ).json()
     sit_down(page, a11y_server, made["room"], made["seat"], made["token"])
     label = page.locator("[data-testid=hand-card] .card-name").first.text_content() or ""
-    assert re.fullmatch(r"(ace|[2-7]|jack|queen|king) of (coins|cups|swords|clubs)", label)
+    assert re.fullmatch(r"(ace|[2-7]|jack|queen|king) of (diamonds|hearts|spades|clubs)", label)
     for card in page.get_by_test_id("table-card").all():
         expect(card).to_have_accessible_name(re.compile(r" of "))
     backs = page.locator(".seat:not(.mine) .backs[role=img]").first

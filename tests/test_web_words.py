@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from playwright.sync_api import expect
 
+from escoba.ai.coach import MoveAdvice
+from escoba.messages import Message
+from escoba.moves import Move
+from escoba.server.rooms import _advice_text
 from test_web_scoring import at_a_hands_last_card, seat_state, sit_down
-from web_browser import FREE_LIMITS, Server
+from web_browser import FREE_LIMITS, Server, room_where
 
 TIMEOUT = 20_000  # ms
 
@@ -42,7 +44,90 @@ def test_the_explained_score_pad_shows_cards_big_enough_to_read(
     dialog.get_by_test_id("explained").wait_for(timeout=TIMEOUT)
     pictures = dialog.locator(".mini-card")
     assert pictures.count() > 0
-    for viewport, least in (({"width": 1280, "height": 800}, 36), ({"width": 390, "height": 844}, 30)):
+    for viewport, least in (
+        ({"width": 1280, "height": 800}, 36),
+        ({"width": 390, "height": 844}, 30),
+    ):
         page.set_viewport_size(viewport)
         widths = pictures.evaluate_all("nodes => nodes.map(n => n.getBoundingClientRect().width)")
         assert min(widths) >= least, (viewport, widths)
+
+
+# -- a hint's words -------------------------------------------------------------------------
+
+
+def test_a_hints_words_name_every_card_in_one_deck_and_language() -> None:
+    """The coach's sentences name the seven of coins by the game's word ("the 7 of coins",
+    "settebello"); the hint says it as the reader's deck names it, like every other card."""
+    best = Move.parse("7h:7d")
+    advice = MoveAdvice(
+        Move.parse("Kd"),
+        gain=0.1,
+        loss=1.2,
+        verdict=Message("coach.costs_points", {"points": 1.2, "best": best}),
+        reasons=(Message("coach.takes_seven_of_coins"), Message("coach.gives_seven_of_coins")),
+    )
+    spanish = _advice_text(advice, "en", "spanish")
+    assert spanish.count("7 de oros") == 3 and "7 de copas" in spanish, spanish
+    assert "coins" not in spanish, spanish
+    french = _advice_text(advice, "en", "french")
+    assert french.count("7♦") == 3 and "7♥" in french and "coins" not in french, french
+    italian = _advice_text(advice, "it", "spanish")
+    assert italian.count("7 de oros") == 3 and "settebello" not in italian, italian
+    assert "Costs about 1.2 points against 7 de copas" in spanish
+
+
+def prefer(page: Any, server: Server, **kept: str) -> None:
+    """Open the lobby with these choices kept in the browser (language, deck)."""
+    page.goto(server.url + "/")
+    page.evaluate(
+        "(kept) => { for (const [k, v] of Object.entries(kept)) localStorage.setItem(k, v); }",
+        {f"escoba.{name}": value for name, value in kept.items()},
+    )
+
+
+def sit(page: Any, server: Server, room: str, seat: int, token: str) -> None:
+    page.evaluate(
+        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+        [f"escoba.ticket.{room}", {"seat": seat, "token": token, "nickname": "Ana", "at": 1}],
+    )
+    page.goto(server.url + f"/room/{room}")
+    page.locator("[data-testid=status][data-state=connected]").wait_for(timeout=TIMEOUT)
+    page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
+
+
+def seven_of_coins_to_take(match: dict[str, Any]) -> bool:
+    """The 7 of coins lies on the table and a card of the hand can take it."""
+    return any("7d" in move["captures"] for move in match["legal"])
+
+
+def test_a_hint_in_english_with_spanish_cards_names_spanish_cards_only(
+    page: Any, words_server: Server
+) -> None:
+    room, tokens, seat = room_where(words_server, seven_of_coins_to_take)
+    prefer(page, words_server, language="en", deck="spanish")
+    sit(page, words_server, room, seat, tokens[seat])
+    page.get_by_test_id("hint-button").click()
+    hint = page.get_by_test_id("hint-text")
+    page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
+    said = hint.inner_text()
+    assert "7 de oros" in said, said
+    assert "of coins" not in said and "♦" not in said, said
+
+
+def test_french_cards_are_spoken_as_the_french_deck_names_them(
+    page: Any, words_server: Server
+) -> None:
+    """A screen reader hears 7♦ as "7 of diamonds", the card shown, not "7 of coins"."""
+
+    def seven_in_sight(match: dict[str, Any]) -> bool:
+        return "7d" in match["hand"] or "7d" in match["table"]
+
+    room, tokens, seat = room_where(words_server, seven_in_sight)
+    prefer(page, words_server, language="en", deck="french")
+    sit(page, words_server, room, seat, tokens[seat])
+    card = page.locator("[data-card='7d']").first
+    spoken = card.locator(".card-name").all_inner_texts() or [card.get_attribute("aria-label")]
+    assert spoken == ["7 of diamonds"], spoken
+    names = page.locator(".card-name").all_inner_texts()
+    assert names and not any(word in " ".join(names) for word in ("coins", "cups", "swords"))

@@ -22,7 +22,6 @@ from ..ai.coach import MoveAdvice
 from ..cards import DeckStyle
 from ..errors import EscobaError, IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
 from ..game import Game
-from ..messages import Message
 from ..moves import Move
 from ..play.render import Words
 from ..play.session import Session, SessionError
@@ -696,16 +695,10 @@ class Room:
 
 
 def _advice_text(advice: MoveAdvice, language: str, deck: DeckStyle) -> str:
-    """The coach's verdict and reasons, with any move named in the reader's cards."""
+    """The coach's verdict and reasons, every card named in the reader's deck and language
+    (``Words.advice``): never "the 7 of coins" beside "7 de oros"."""
     words = Words(deck, language, sides=(), levels=())
-    sentences = []
-    for message in (advice.verdict, *advice.reasons):
-        params = {
-            name: words.move(value) if isinstance(value, Move) else value
-            for name, value in message.params.items()
-        }
-        sentences.append(Message(message.key, params).text(language))
-    return " ".join(sentences)
+    return " ".join(words.advice(message) for message in (advice.verdict, *advice.reasons))
 
 
 def new_seed() -> int:
