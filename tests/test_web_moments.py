@@ -403,8 +403,26 @@ RECORD_TABLE = """
 """
 
 
+# A slow server: its answer to a take back reaches the page a second late.
+SLOW_TAKE_BACK = """
+(() => {
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return add.call(this, type, listener, options);
+    const late = (event) => {
+      const takeBack = String(event.data).includes('"kind":"take_back"');
+      if (takeBack) setTimeout(() => listener(event), 1000);
+      else listener(event);
+    };
+    return add.call(this, type, late, options);
+  };
+})();
+"""
+
+
 def test_a_take_back_never_shows_the_computers_reply(page: Any, moments_server: Server) -> None:
     ticket = computer_room(moments_server, lambda match: match["to_move"] == match["seat"])
+    page.add_init_script(SLOW_TAKE_BACK)
     open_seat(page, moments_server, ticket)
     page.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=TIMEOUT)
     start = " ".join(table_cards(page))

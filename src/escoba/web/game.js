@@ -65,6 +65,7 @@ let scorepadTimer = null;
 // it is closed. A take back replaces them all: the position it gives is shown at once.
 let held = [];
 let releaseTimer = null;
+let takingBack = false; // a take back is on its way: the moves held back are about to go
 const RELEASE_GAP = 600; // ms between two held moves, time for each to be seen
 let connection = "connecting";
 let inviteShown = false; // false, true while opened for a free seat, "done" after
@@ -190,7 +191,7 @@ function scorepadClosed() {
 
 // Whether a new move must wait: a dialog is open, or a finished hand's score pad is due.
 function holding() {
-  return ui.paused || Boolean(document.querySelector("dialog[open]"));
+  return ui.paused || takingBack || Boolean(document.querySelector("dialog[open]"));
 }
 
 function releaseHeld() {
@@ -204,6 +205,7 @@ function releaseHeld() {
 function arrived(message) {
   if (message.event?.kind === "take_back") {
     // the moves held back are taken back too: straight to the position of the person's turn
+    takingBack = false;
     held = [];
     clearTimeout(releaseTimer);
     releaseTimer = null;
@@ -298,6 +300,11 @@ let unanswered = null; // { message, resends } of the last play, until a state a
 
 function refused({ code, message }) {
   ui.sent = false;
+  if (takingBack) {
+    // the take back was refused: the moves held back for it are shown after all
+    takingBack = false;
+    setTimeout(releaseHeld, 0);
+  }
   if (code === "restarting" && unanswered && unanswered.resends < RESENDS) {
     const waiting = unanswered;
     waiting.resends += 1;
@@ -347,6 +354,10 @@ function takeBack() {
   }
   ui.choice = null;
   ui.sent = true;
+  // a computer reply still held back is being taken back: it is never shown
+  takingBack = true;
+  clearTimeout(releaseTimer);
+  releaseTimer = null;
   draw();
 }
 
