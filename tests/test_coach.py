@@ -9,7 +9,7 @@ import pytest
 
 from conftest import build_deck, game_with_deck
 from escoba import RULESETS, Game, IllegalMoveError, Move, Observation
-from escoba.ai.coach import Coach, reasons_for
+from escoba.ai.coach import Coach, SweepKeeper, reasons_for, sweep_keeper
 from escoba.messages import Message, text
 
 ESCOBA = RULESETS["escoba"]
@@ -129,3 +129,27 @@ def test_the_default_coach_searches_and_prefers_the_sweep() -> None:
     assert all(a.loss >= 0 for a in advice.ranked)
     assert [a.gain for a in advice.ranked] == sorted((a.gain for a in advice.ranked), reverse=True)
     assert advice.ranked[-1].verdict.key in {"coach.costs_points", "coach.close_to_best"}
+
+
+def test_a_sweep_given_away_is_kept_by_another_move() -> None:
+    """3♠ taking 2♣ + K♦ leaves K♥ 3♣ (13): the next player sweeps with a 2. 5♠ taking a king
+    would have left 15, which no card sweeps; so would the J♣ dropped, if the coach prefers it."""
+    _, obs = position(ESCOBA, "3s 5s Jc", "Kd Kh 3c 2c")
+    given = Move.parse("3s:2c+Kd")
+    two = Move.parse("2d").card
+    assert sweep_keeper(obs, given, two) == SweepKeeper(Move.parse("5s:Kd"), safe=True)
+    ranked = [Move.parse("Jc"), given]
+    assert sweep_keeper(obs, given, two, ranked) == SweepKeeper(Move.parse("Jc"), safe=True)
+
+
+def test_a_sweep_kept_from_the_card_that_swept() -> None:
+    """Four aces on the table: every drop leaves 7 to 12, a sweep for some card; but after
+    the 4♠ a 7 sweeps, which the 7♠ dropped (11: a 4 sweeps it) would have kept from it."""
+    _, obs = position(ESCOBA, "4s 7s Js", "As Ac Ah Ad")
+    keeper = sweep_keeper(obs, Move.parse("4s"), Move.parse("7d").card)
+    assert keeper == SweepKeeper(Move.parse("7s"), safe=False)
+
+
+def test_a_sweep_no_move_could_keep() -> None:
+    _, obs = position(ESCOBA, "4s 4c 4h", "As Ac Ah Ad")  # each leaves 8: a 7 sweeps
+    assert sweep_keeper(obs, Move.parse("4s"), Move.parse("7d").card) is None

@@ -14,7 +14,9 @@ pytest.importorskip("textual")
 
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import Static
 
+from conftest import build_deck, game_with_deck
 from escoba import RULESETS, Game, Move, Observation, Play, RuleSet, card_name
 from escoba.ai.coach import Coach
 from escoba.cards import DeckStyle
@@ -26,7 +28,7 @@ from escoba.play import Session, Storage
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
 from escoba.tui.replay import replay_steps
 from escoba.tui.texts import UI_LANGUAGES, t
-from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen, score_tables
+from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen, plain_text, score_tables
 
 SIZE = (80, 24)
 
@@ -419,6 +421,39 @@ def test_hand_review_lists_the_costly_moves() -> None:
         assert review.region.bottom <= SIZE[1]  # shown on the screen, at the end of the pad
 
     run(check, coach=Coach(Costly("Ad")))
+
+
+def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> None:
+    """The person's 3♠ takes 2♣ + K♦ and leaves K♥ 3♣ (13); the computer, holding only 2s,
+    sweeps. Each move's expected loss is small (here nothing: a flat coach), yet the review
+    names the move and the one that would have left no sweep (5♠ taking a king leaves 15)."""
+    deck = build_deck(2, 1, hands={0: "3s 5s Jc", 1: "2d 2s 2h"}, table="Kd Kh 3c 2c")
+    game = game_with_deck(RULESETS["escoba"], 2, deck, dealer=1)
+    session = Session(game, [None, "beginner"], seed=3)
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        number = [str(card) for card in app.observation.hand].index("3s") + 1
+        await pilot.press(str(number))
+        await pilot.press("1")  # either capture leaves 13
+        assert not app.game.table  # swept by a 2
+        await play_until(app, pilot, lambda: bool(app.game.results))
+        await pilot.pause()
+        assert isinstance(app.screen, ScorePadScreen)
+        review = plain_text(app.screen.query_one("#review", Static))
+        assert "Hand 1: no costly moves." not in review
+        assert "Your moves in hand 1 that cost points:" in review
+        line = next(line for line in review.splitlines() if "You play 3♠" in line)
+        assert "Computer swept next, with 2" in line
+        assert "; 5♠ taking K" in line and "would have left no sweep at all." in line
+
+    app = EscobaApp(session, None, pace=0, coach=Coach(Flat()))
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await check(app, pilot)
+
+    asyncio.run(main())
 
 
 def test_hand_review_in_spanish() -> None:

@@ -5,6 +5,12 @@ every move with its expected gain, best first); the reasons come from looking at
 move does to the table, as a good player would say it: it sweeps, it takes the 7 of coins,
 it leaves 11 on the table which any 4 sweeps, it puts a high card onto an empty table.
 Reasons are :class:`~escoba.messages.Message` values, shown in the reader's language.
+
+Looking back on a hand, :func:`sweep_keeper` says whether a sweep a move left to the next
+player could have been kept from them: which other move of that position would have left no
+sweep at all, or none for the card that swept. Each move's expected loss may be small (the
+next player may not hold the card), yet the sweeps given away add up: the hand's review names
+them.
 """
 
 from __future__ import annotations
@@ -22,14 +28,22 @@ from .._bits import (
     signature,
     value_sum,
 )
-from ..captures import capture_masks
-from ..cards import mask_of
+from ..captures import capture_masks, captures
+from ..cards import Card, mask_of
 from ..errors import IllegalMoveError
 from ..messages import Message, counted
 from ..moves import Move
 from ..observation import Observation
 
-__all__ = ["Advice", "Coach", "Evaluator", "MoveAdvice", "reasons_for"]
+__all__ = [
+    "Advice",
+    "Coach",
+    "Evaluator",
+    "MoveAdvice",
+    "SweepKeeper",
+    "reasons_for",
+    "sweep_keeper",
+]
 
 CLOSE: float = 0.1
 """Within this many points of the best move, a move counts as just as good."""
@@ -159,6 +173,46 @@ def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], li
         ):
             bad.append(Message("coach.gives_seven_of_coins"))
     return good, bad
+
+
+@dataclass(frozen=True, slots=True)
+class SweepKeeper:
+    """A move that would have kept a sweep from the next player: ``safe`` when it left no
+    sweep to any card unseen then, else none to the card that swept."""
+
+    move: Move
+    safe: bool
+
+
+def sweep_keeper(
+    observation: Observation, move: Move, sweeper: Card, ranked: Sequence[Move] = ()
+) -> SweepKeeper | None:
+    """Another legal move of ``observation`` than ``move`` after which ``sweeper`` (the card
+    the next player swept with) could not have swept the table; None when every move let it.
+
+    A move that leaves no sweep to any unseen card comes first, then one that leaves none to
+    ``sweeper``; among them the first in ``ranked`` (the coach's order, best first), else in
+    the order of their text.
+    """
+    rules = observation.rules
+    unseen = mask_of(observation.unseen)
+    order = {m: i for i, m in enumerate(ranked)}
+    options = sorted(
+        (m for m in observation.legal_moves if m != move),
+        key=lambda m: (order.get(m, len(order)), str(m)),
+    )
+    kept: list[SweepKeeper] = []
+    for option in options:
+        if option.is_capture:
+            after = [c for c in observation.table if c not in option.captures]
+        else:
+            after = [*observation.table, option.card]
+        if after and any(len(taken) == len(after) for taken in captures(sweeper, after, rules)):
+            continue  # the card that swept would sweep this table too
+        sweep = _sweeping_value(mask_of(after), unseen, rules.capture == "match")
+        kept.append(SweepKeeper(option, safe=not after or sweep is None))
+    best = [k for k in kept if k.safe] or kept
+    return best[0] if best else None
 
 
 def _sweeping_value(table: int, unseen: int, match: bool) -> int | None:

@@ -4,7 +4,8 @@ The screen is drawn only from the person's observation: the other seats' cards a
 looked at, except by the computer players themselves through their own observations.
 Quitting an unfinished match saves it (``escoba play --resume`` continues it); a finished
 match is kept for ``escoba replay``. After each hand the score pad lists the person's moves
-of that hand that cost points, as the coach judged them when they were played.
+of that hand that cost points, as the coach judged them when they were played, and the
+sweeps the person's moves gave away when another move would have kept them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from textual.events import Key, Resize
 from textual.timer import Timer
 from textual.widgets import Static
 
-from ..ai.coach import Coach, MoveAdvice
+from ..ai.coach import Coach, MoveAdvice, SweepKeeper, sweep_keeper
 from ..cards import Card, DeckStyle
 from ..cheatsheet import cheat_sheet_lines
 from ..errors import IllegalMoveError
@@ -143,6 +144,12 @@ class EscobaApp(App[None]):
         self.message = ""
         self.reviews: dict[int, list[MoveAdvice]] = {}
         """The coach's verdict on each of the person's moves, by hand number."""
+        self.sweeps_given: dict[int, dict[int, tuple[int, Card, SweepKeeper]]] = {}
+        """By hand number, then by the index of the person's move in ``reviews``: the seat
+        that swept right after it, its card, and the move that would have kept the sweep."""
+        self._last_move: tuple[int, Observation, Move, tuple[Move, ...]] | None = None
+        """The person's last move, its hand, position and the coach's ranking, until the
+        next move is played."""
         self.saved_path: Path | None = None
         self.kept_path: Path | None = None
         self._paused = False
@@ -395,14 +402,38 @@ class EscobaApp(App[None]):
     def _play(self, move: Move) -> None:
         """Play the person's move, keeping the coach's verdict on it for the hand review."""
         verdict: MoveAdvice | None = None
+        observation = self.observation
+        ranked: tuple[Move, ...] = ()
         with suppress(IllegalMoveError):
-            verdict = self.coach.advise(self.observation).of(move)
+            advice = self.coach.advise(observation)
+            verdict = advice.of(move)
+            ranked = tuple(a.move for a in advice.ranked)
         played = self.session.play(move)
         if verdict is not None:
             self.reviews.setdefault(played.hand_number, []).append(verdict)
+            self._last_move = (played.hand_number, observation, move, ranked)
         self._after(played)
 
+    def _note_sweep(self, played: Played) -> None:
+        """A computer's move: when it swept right after the person's move, keep what would
+        have kept the sweep from it, if any move would have."""
+        last, self._last_move = self._last_move, None
+        if last is None or played.seat == self.person or not played.sweep:
+            return
+        hand, observation, move, ranked = last
+        if hand != played.hand_number:
+            return  # a new hand's table: not the one the person left
+        if any(self.person in side and played.seat in side for side in self.game.sides):
+            return  # the person's partner swept
+        keeper = sweep_keeper(observation, move, played.move.card, ranked)
+        reviewed = self.reviews.get(played.hand_number)
+        if keeper is not None and reviewed:
+            given = self.sweeps_given.setdefault(played.hand_number, {})
+            given[len(reviewed) - 1] = (played.seat, played.move.card, keeper)
+
     def _after(self, played: Played) -> None:
+        if played.seat != self.person:
+            self._note_sweep(played)
         self.choosing = []
         self.refresh_view()
         if played.hand_ended:
@@ -511,17 +542,35 @@ class EscobaApp(App[None]):
 
     def review_lines(self, hand_number: int) -> list[Text]:
         """The person's moves of a hand that cost at least COSTLY points, with the coach's
-        words; one line saying so when there were none."""
-        costly = [a for a in self.reviews.get(hand_number, []) if a.loss >= COSTLY]
-        if not costly:
+        words, and those after which the next player swept when another move would have
+        kept the sweep from them (each costs little alone, four of them a hand); one line
+        saying so when there were none."""
+        given = self.sweeps_given.get(hand_number, {})
+        listed = [
+            (index, advice)
+            for index, advice in enumerate(self.reviews.get(hand_number, []))
+            if advice.loss >= COSTLY or index in given
+        ]
+        if not listed:
             return [Text(self.tr("tui.review_none", n=hand_number + 1), style="green")]
         lines = [Text(self.tr("tui.review_title", n=hand_number + 1), style="bold")]
-        for advice in costly:
+        for index, advice in listed:
             line = Text("• ")
             line.append_text(self.move_text(self.person, advice.move))
-            line.append(": " + self.advice_text(advice))
+            words = [self.advice_text(advice)] if advice.loss >= COSTLY else []
+            if index in given:
+                words.append(self.sweep_text(*given[index]))
+            line.append(": " + " ".join(words))
             lines.append(line)
         return lines
+
+    def sweep_text(self, seat: int, card: Card, keeper: SweepKeeper) -> str:
+        """ "Computer swept next, with 5♦; 2♠, taking nothing, would have left no sweep at
+        all." (or "no sweep for that card")."""
+        key = "tui.review_sweep_safe" if keeper.safe else "tui.review_sweep_card"
+        name = self.short_seat_name(seat)
+        keep = self.words.move_phrase(keeper.move)
+        return self.tr(key, name=name, card=self.card(card).plain, keep=keep)
 
     def advice_text(self, advice: MoveAdvice) -> str:
         """The coach's words on a move, a better move named in the player's deck and
@@ -572,6 +621,8 @@ class EscobaApp(App[None]):
         reviewed = self.reviews.get(self.game.hand_number)
         if reviewed:
             reviewed.pop()  # the coach's verdict on the move taken back
+            self.sweeps_given.get(self.game.hand_number, {}).pop(len(reviewed), None)
+        self._last_move = None
         self.choosing = []
         self.refresh_view()
         self._say(self.tr("tui.taken_back", card=self.card(taken[-1].move.card).plain))
