@@ -209,11 +209,12 @@ def test_deck_style_and_language_switch(page: Any, server: Server) -> None:
     create_room_in_lobby(page, server, nickname="Ana", opponent="medium")
     card = page.get_by_test_id("hand-card").first.locator("svg.card")
     card.wait_for(timeout=TIMEOUT)
-    assert "card-french" in (card.get_attribute("class") or "")
+    # An Escoba room shows the Spanish cards Escoba is played with, until a deck is picked.
+    assert "card-spanish" in (card.get_attribute("class") or "")
     english = page.get_by_test_id("hint-button").inner_text()
 
-    page.locator("#deck-picker").select_option("spanish")
-    page.locator("[data-testid=hand-card] svg.card-spanish").first.wait_for(timeout=TIMEOUT)
+    page.locator("#deck-picker").select_option("french")
+    page.locator("[data-testid=hand-card] svg.card-french").first.wait_for(timeout=TIMEOUT)
     page.locator("#deck-picker").select_option("italian")
     page.locator("[data-testid=hand-card] svg.card-italian").first.wait_for(timeout=TIMEOUT)
 

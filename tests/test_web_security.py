@@ -123,7 +123,7 @@ def test_nicknames_in_the_lobby_the_invite_and_the_game(
     entry = page.locator(f"[data-testid=my-room][data-room='{room}']")
     entry.wait_for(timeout=TIMEOUT)
     assert host_name in entry.inner_text()
-    page.locator(f"[data-testid=my-room][data-room='{room}'] .room-detail").filter(
+    page.locator(f"[data-testid=my-room][data-room='{room}'] a").filter(
         has_text=guest_name
     ).wait_for(timeout=TIMEOUT)
     assert_nothing_injected(page)

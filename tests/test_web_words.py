@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from escoba.ai.coach import MoveAdvice
 from escoba.messages import Message
 from escoba.moves import Move
 from escoba.server.rooms import _advice_text
 from test_web_scoring import at_a_hands_last_card, seat_state, sit_down
-from web_browser import FREE_LIMITS, Server, room_where
+from web_browser import FREE_LIMITS, Server, person_room, room_where
 
 TIMEOUT = 20_000  # ms
 
@@ -131,3 +132,72 @@ def test_french_cards_are_spoken_as_the_french_deck_names_them(
     assert spoken == ["7 of diamonds"], spoken
     names = page.locator(".card-name").all_inner_texts()
     assert names and not any(word in " ".join(names) for word in ("coins", "cups", "swords"))
+
+
+# -- the lobby ------------------------------------------------------------------------------
+
+
+def test_a_room_with_a_changed_option_is_named_by_its_game(page: Any, words_server: Server) -> None:
+    """Scopa played to 6 is "Scopa · to 6" on the room page and in "Your rooms", which says
+    whom the room is against and as whom the browser sits there."""
+    prefer(page, words_server, language="en")
+    page.goto(words_server.url + "/")
+    page.get_by_test_id("nickname").fill("Marta")
+    page.get_by_test_id("preset").select_option("scopa")
+    page.locator("#options summary").click()
+    page.get_by_test_id("option-target_score").fill("6")
+    page.get_by_test_id("seat-kind-1").select_option("medium")
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/room/**", timeout=TIMEOUT)
+    expect(page.locator("#game-name")).to_have_text("Scopa · to 6", timeout=TIMEOUT)
+    page.goto(words_server.url + "/")
+    link = page.get_by_test_id("my-room-link")
+    expect(link).to_have_text("Scopa · to 6 vs Computer (medium) · as Marta", timeout=TIMEOUT)
+
+
+def test_your_rooms_say_what_each_room_is(page: Any, words_server: Server) -> None:
+    """A room this browser holds a seat in, found by its ticket alone: its game and the
+    others at the table, never its id."""
+    room, tokens = person_room(words_server)
+    prefer(page, words_server, language="en")
+    page.evaluate(
+        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+        [f"escoba.ticket.{room}", {"seat": 0, "token": tokens[0], "nickname": "Ana", "at": 1}],
+    )
+    page.goto(words_server.url + "/")
+    link = page.get_by_test_id("my-room-link")
+    expect(link).to_have_text("Escoba with Bea · as Ana", timeout=TIMEOUT)
+    assert room[:8] not in page.get_by_test_id("my-room").inner_text()
+
+
+def test_the_deck_follows_the_game_until_one_is_picked(page: Any, words_server: Server) -> None:
+    """Escoba is dealt Spanish cards, Scopa and Scopone Italian ones, Escova the French deck
+    Brazilian players use; a deck the player picks stays, whatever the game."""
+    prefer(page, words_server, language="en")
+    page.goto(words_server.url + "/")
+    deck = page.locator("#deck-picker")
+    game = page.get_by_test_id("preset")
+    for preset, style in (
+        ("scopa", "italian"),
+        ("escova", "french"),
+        ("scopone-scientifico", "italian"),
+        ("escoba-classic", "spanish"),
+        ("escova", "french"),
+    ):
+        game.select_option(preset)
+        expect(deck).to_have_value(style)
+    # Escoba chosen and played: its room shows Spanish cards.
+    page.get_by_test_id("nickname").fill("Marta")
+    game.select_option("escoba")
+    page.get_by_test_id("seat-kind-1").select_option("medium")
+    page.get_by_test_id("create-room").click()
+    page.locator("[data-testid=hand-card] svg.card-spanish").first.wait_for(timeout=TIMEOUT)
+    # A deck picked by the player stays, whatever game comes next.
+    page.goto(words_server.url + "/")
+    page.locator("#deck-picker").select_option("french")
+    for preset in ("scopa", "escoba"):
+        page.get_by_test_id("preset").select_option(preset)
+        expect(page.locator("#deck-picker")).to_have_value("french")
+    page.reload()
+    page.get_by_test_id("preset").select_option("scopa")
+    expect(page.locator("#deck-picker")).to_have_value("french")

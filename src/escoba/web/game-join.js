@@ -3,7 +3,7 @@
 
 import { t, tn } from "./i18n.js";
 import {
-  MAX_NICKNAME, api, errorText, lastNickname, presetName, rememberNickname, saveTicket,
+  MAX_NICKNAME, api, errorText, lastNickname, rememberNickname, rulesName, saveTicket,
 } from "./rooms.js";
 import { computerName } from "./game-names.js";
 
@@ -49,8 +49,8 @@ export async function showJoin() {
   view.querySelector("h1").textContent = t("game.join_title");
   for (const id of ["join-seats", "join-about"]) byId(id).hidden = false;
   byId("join-about").textContent = info.partnerships
-    ? t("game.join_about_pairs", { game: presetName(info.preset) })
-    : t("game.join_about", { game: presetName(info.preset), players: tn("count.players", info.players) });
+    ? t("game.join_about_pairs", { game: rulesName(info.preset, info.rules) })
+    : t("game.join_about", { game: rulesName(info.preset, info.rules), players: tn("count.players", info.players) });
   const seats = info.seats.map((seat) => {
     const item = document.createElement("li");
     let name;

@@ -40,7 +40,7 @@
 import { mountHeader } from "./header.js";
 import { applyTexts, t } from "./i18n.js";
 import { deckStyle, language } from "./prefs.js";
-import { dropTicket, errorText, loadTicket, presetName } from "./rooms.js";
+import { dropTicket, errorText, loadTicket, rulesName } from "./rooms.js";
 import { RoomSocket } from "./game-net.js";
 import { Board, reducedMotion } from "./game-view.js";
 import { closeDialog, showRules, showScorepad, winnerText } from "./game-dialogs.js";
@@ -157,11 +157,11 @@ function draw() {
   if (!state) return;
   board.render(state, ui);
   const { room, match } = state;
-  byId("game-name").textContent = presetName(room.preset);
+  byId("game-name").textContent = rulesName(room.preset, room.rules);
   const mine = myTurn();
   byId("hint-button").disabled = !mine || ui.paused;
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
-  document.title = `${mine ? "● " : ""}${presetName(room.preset)}`;
+  document.title = `${mine ? "● " : ""}${rulesName(room.preset, room.rules)}`;
   byId("winner").textContent = winnerText(state);
   byId("rematch-button").hidden = match.seat === null;
   // the end of a match: the last hand's score pad first, then the winner

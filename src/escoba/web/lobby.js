@@ -16,9 +16,10 @@
 
 import { mountHeader } from "./header.js";
 import { applyTexts, known, t, tn } from "./i18n.js";
+import { followGame } from "./prefs.js";
 import {
-  LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, lastNickname,
-  levelName, optionName, presetName, rememberNickname, saveTicket,
+  LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, knowPresets,
+  lastNickname, levelName, optionName, presetName, rememberNickname, rememberRoom, rulesName, saveTicket,
 } from "./rooms.js";
 
 const form = document.getElementById("create-form");
@@ -234,7 +235,16 @@ async function createRoom(event) {
   try {
     const ticket = await api("/api/rooms", { method: "POST", body });
     rememberNickname(nickname);
+    followGame(body.rules); // the room shows the game's own cards, unless a deck was picked
     saveTicket(ticket.room, { seat: ticket.seat, token: ticket.token, nickname });
+    const changed = Object.keys(body.options).length > 0;
+    rememberRoom(ticket.room, {
+      preset: changed ? null : body.rules,
+      rules: { ...presetValues(), ...body.options },
+      seats: seats.map((kind, seat) => (kind === "person"
+        ? { seat, kind, nickname: seat === ticket.seat ? nickname : null }
+        : { seat, kind: "computer", level: kind })),
+    });
     window.location.assign(`/room/${encodeURIComponent(ticket.room)}`);
   } catch (error) {
     // A seating the deck does not share out (Scopone for three): said with the game's name.
@@ -245,9 +255,27 @@ async function createRoom(event) {
 }
 
 function roomStatusText(info) {
-  const names = info.seats.map((seat) => (seat.kind === "computer" ? levelName(seat.level) : seat.nickname ?? "…"));
-  const status = info.status === "over" ? t("common.match_over") : t("lobby.room_playing");
-  return `${presetName(info.preset)} · ${names.join(", ")} · ${status}`;
+  return info.status === "over" ? t("common.match_over") : t("lobby.room_playing");
+}
+
+// What a room is, for its link in "Your rooms": "Escoba vs Computer (medium) · as Marta",
+// "Scopa · to 6 with Bo · as Marta"; the room's id only while nothing is known of it.
+function roomTitle(ticket) {
+  const nickname = ticket.nickname ?? "?";
+  const about = ticket.about;
+  if (!about || !Array.isArray(about.seats)) {
+    const shortId = ticket.room.length > 10 ? `${ticket.room.slice(0, 8)}…` : ticket.room;
+    return t("lobby.room_as", { room: shortId, nickname });
+  }
+  const game = rulesName(about.preset, about.rules);
+  const others = about.seats.filter((seat) => seat.seat !== ticket.seat);
+  const names = others.map((seat) => {
+    if (seat.kind === "computer") return t("common.computer", { level: levelName(seat.level) });
+    return seat.nickname || t("lobby.seat_free");
+  });
+  const people = others.some((seat) => seat.kind !== "computer");
+  const title = t(people ? "lobby.room_with" : "lobby.room_vs", { game, others: names.join(", ") });
+  return `${title} · ${t("lobby.room_as_you", { nickname })}`;
 }
 
 function listRooms() {
@@ -261,8 +289,8 @@ function listRooms() {
       item.dataset.room = ticket.room;
       const link = document.createElement("a");
       link.href = `/room/${encodeURIComponent(ticket.room)}`;
-      const shortId = ticket.room.length > 10 ? `${ticket.room.slice(0, 8)}…` : ticket.room;
-      link.textContent = t("lobby.room_as", { room: shortId, nickname: ticket.nickname ?? "?" });
+      link.dataset.testid = "my-room-link";
+      link.textContent = roomTitle(ticket);
       const detail = document.createElement("span");
       detail.className = "room-detail";
       const forget = document.createElement("button");
@@ -283,8 +311,11 @@ function listRooms() {
   for (const ticket of tickets.slice(0, 12)) {
     api(`/api/rooms/${encodeURIComponent(ticket.room)}`).then(
       (info) => {
-        const detail = list.querySelector(`li[data-room="${CSS.escape(ticket.room)}"] .room-detail`);
-        if (detail) detail.textContent = roomStatusText(info);
+        rememberRoom(ticket.room, info);
+        const item = list.querySelector(`li[data-room="${CSS.escape(ticket.room)}"]`);
+        if (!item) return;
+        item.querySelector("a").textContent = roomTitle({ ...ticket, about: info });
+        item.querySelector(".room-detail").textContent = roomStatusText(info);
       },
       (error) => {
         const item = list.querySelector(`li[data-room="${CSS.escape(ticket.room)}"]`);
@@ -320,6 +351,8 @@ async function start() {
   fillSeats();
   listRooms();
   presetSelect.addEventListener("change", () => {
+    // The cards follow the game (Scopa's Italian deck...) until a deck is picked in the header.
+    followGame(presetSelect.value);
     describePreset();
     seatPreset();
     resetOptions();
@@ -333,6 +366,7 @@ async function start() {
   window.addEventListener("escoba:prefs", refreshTexts);
   try {
     catalogue = await api("/api/presets");
+    knowPresets(catalogue.presets);
     fillPresets();
     fillSeats();
     fillOptions();

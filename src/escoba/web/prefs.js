@@ -8,6 +8,8 @@ export const DECK_STYLES = ["french", "spanish", "italian"];
 
 const LANGUAGE_KEY = "escoba.language";
 const DECK_KEY = "escoba.deck";
+// The deck of the game last chosen in the lobby (gameDeck below): used until a deck is picked.
+const GAME_DECK_KEY = "escoba.deck.game";
 
 function stored(key) {
   try {
@@ -47,10 +49,36 @@ export function language() {
   return LANGUAGES.includes(chosen) ? chosen : browserLanguage();
 }
 
+// The deck picked in the header; else the deck of the game chosen in the lobby; else the
+// language's own (Spanish cards for Spanish, Italian for Italian, French otherwise).
 export function deckStyle() {
   const chosen = chosenHere[DECK_KEY] ?? stored(DECK_KEY);
   if (DECK_STYLES.includes(chosen)) return chosen;
+  const game = chosenHere[GAME_DECK_KEY] ?? stored(GAME_DECK_KEY);
+  if (DECK_STYLES.includes(game)) return game;
   return language() === "es" ? "spanish" : language() === "it" ? "italian" : "french";
+}
+
+// Whether the visitor picked a deck themselves (then it is kept whatever game is chosen).
+export function deckPicked() {
+  return DECK_STYLES.includes(chosenHere[DECK_KEY] ?? stored(DECK_KEY));
+}
+
+// The deck each game is played with where it is played: Spanish cards for Escoba, Italian
+// for Scopa and Scopone, and for Escova the French deck Brazilian players deal (the Escova
+// seed of ../shared/RULES.md counts diamonds and calls the 7♦ "sete belo").
+export const GAME_DECKS = {
+  escoba: "spanish", "escoba-fournier": "spanish", "escoba-primiera": "spanish", "escoba-classic": "spanish",
+  scopa: "italian", "scopone-scientifico": "italian", "scopone-classico": "italian", escova: "french",
+};
+
+// A game was chosen: its deck is shown, unless the visitor picked a deck themselves.
+export function followGame(preset) {
+  const style = GAME_DECKS[preset];
+  if (!style || deckPicked()) return;
+  const before = deckStyle();
+  store(GAME_DECK_KEY, style);
+  if (deckStyle() !== before) changed();
 }
 
 function changed() {

@@ -29,7 +29,7 @@ import { mountHeader } from "./header.js";
 import { el, heldTokens, keepReplay, keptReplay, leader, seatName, sideName, sideOf, sidesOf } from "./history.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
-import { ApiError, api, presetName } from "./rooms.js";
+import { ApiError, api, rulesName } from "./rooms.js";
 import { explainedTable } from "./score-explained.js";
 
 const BASE_DELAY = 1100; // milliseconds a position stays at 1× autoplay
@@ -279,7 +279,7 @@ function renderControls() {
 
 function renderHead() {
   const data = state.data;
-  const game = presetName(data.preset);
+  const game = rulesName(data.preset, data.rules);
   $("replay-title").textContent = t("replay.title", { game });
   const sides = state.sides.map((seats) => sideName(data.names, seats, data.levels)).join(` ${t("common.versus")} `);
   const details = [sides, t("replay.match", { id: data.match ?? state.id })];

@@ -39,6 +39,18 @@ export function saveTicket(room, { seat, token, nickname }) {
   storage()?.setItem(TICKET_PREFIX + room, JSON.stringify({ seat, token, nickname, at: Date.now() }));
 }
 
+// What a room is, kept with its ticket to name it in "Your rooms" before the server answers:
+// {preset, rules, seats: [{seat, kind, level, nickname}]}, as GET /api/rooms/{room} says it.
+export function rememberRoom(room, about) {
+  const ticket = loadTicket(room);
+  if (!ticket || !about) return;
+  const seats = (Array.isArray(about.seats) ? about.seats : []).map((seat) => ({
+    seat: seat.seat, kind: seat.kind, level: seat.level ?? null, nickname: seat.nickname ?? null,
+  }));
+  const kept = { ...ticket, about: { preset: about.preset ?? null, rules: about.rules ?? null, seats } };
+  storage()?.setItem(TICKET_PREFIX + room, JSON.stringify(kept));
+}
+
 export function dropTicket(room) {
   storage()?.removeItem(TICKET_PREFIX + room);
 }
@@ -104,6 +116,92 @@ export async function api(path, { method = "GET", body } = {}) {
 export function presetName(preset) {
   if (!preset) return t("rules.custom");
   return known(`rules.preset.${preset}`) ?? preset;
+}
+
+// -- rules named by their preset and what differs from it
+
+// The most changed options a name lists ("Escoba · to 21 · no sevens category · re bello");
+// rules further from every preset are "Custom rules".
+export const MAX_NAMED_CHANGES = 3;
+
+// Each option's short words, by its value: "to 6", "no re bello" (literal keys, for
+// scripts/web_texts.py).
+const SHORT_INT = {
+  target_score: "rules.short.target_score",
+  win_by: "rules.short.win_by",
+  hand_cards: "rules.short.hand_cards",
+  table_cards: "rules.short.table_cards",
+  all_sevens_bonus: "rules.short.all_sevens_bonus",
+};
+const SHORT_BOOL = {
+  forced_capture: "rules.short.forced_capture",
+  last_play_sweep_counts: "rules.short.last_play_sweep_counts",
+  initial_table_sweeps: "rules.short.initial_table_sweeps",
+  kings_redeal: "rules.short.kings_redeal",
+  primiera_needs_all_suits: "rules.short.primiera_needs_all_suits",
+  all_coins_two: "rules.short.all_coins_two",
+  big_wins: "rules.short.big_wins",
+  ace_takes_all: "rules.short.ace_takes_all",
+  re_bello: "rules.short.re_bello",
+  napola: "rules.short.napola",
+};
+
+// An option's value in a few words: "to 6", "no re bello", "primiera".
+export function changeName(option, value) {
+  if (option in SHORT_INT) return t(SHORT_INT[option], { n: value });
+  if (option in SHORT_BOOL) {
+    const words = t(SHORT_BOOL[option]);
+    return value ? words : t("rules.short.without", { option: words });
+  }
+  if (typeof value === "boolean") return value ? optionName(option) : t("rules.short.without", { option: optionName(option) });
+  return option === "sevens" || option === "capture" ? choiceName(option, value) : `${optionName(option)} ${value}`;
+}
+
+// The preset nearest to a full set of rules (GET /api/presets' "presets"), with the options
+// that differ from it: {preset, changes: [[option, value], ...]}; the first of PRESETS wins a tie.
+export function nearestPreset(rules, presets) {
+  let best = null;
+  const names = [...PRESETS.filter((name) => name in presets), ...Object.keys(presets).filter((name) => !PRESETS.includes(name))];
+  for (const name of names) {
+    const values = presets[name];
+    const changes = Object.keys(values).filter((option) => option in rules && rules[option] !== values[option])
+      .map((option) => [option, rules[option]]);
+    if (!best || changes.length < best.changes.length) best = { preset: name, changes };
+  }
+  return best;
+}
+
+let presetRules = null; // the presets' options, once GET /api/presets answered
+let presetsAsked = null;
+
+// Give the presets' options already fetched (the lobby has them), or fetch them once.
+export function knowPresets(presets) {
+  if (presets && typeof presets === "object") presetRules = presets;
+}
+
+function askPresets() {
+  presetsAsked ??= api("/api/presets").then(
+    (catalogue) => {
+      knowPresets(catalogue?.presets);
+      // The names of rules off a preset change: pages redraw as for a new language.
+      window.dispatchEvent(new CustomEvent("escoba:prefs", { detail: { presets: true } }));
+    },
+    () => null,
+  );
+}
+
+// A game's name from its preset (null when the rules equal none) and its full rules: the
+// preset's name, or the nearest preset's with what was changed ("Scopa · to 6"), or "Custom
+// rules" when more than MAX_NAMED_CHANGES options differ from every preset.
+export function rulesName(preset, rules) {
+  if (preset || !rules || typeof rules !== "object") return presetName(preset);
+  if (!presetRules) {
+    askPresets();
+    return presetName(null);
+  }
+  const nearest = nearestPreset(rules, presetRules);
+  if (!nearest || nearest.changes.length > MAX_NAMED_CHANGES) return presetName(null);
+  return [presetName(nearest.preset), ...nearest.changes.map(([option, value]) => changeName(option, value))].join(" · ");
 }
 
 export function levelName(level) {
