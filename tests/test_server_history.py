@@ -17,9 +17,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba import RULESETS, Game, RuleSet
+from escoba.records import TAKE_BACK
 from escoba.scoring import categories_in_play
 from escoba.server.history import MAX_TOKENS, YourMatch, tally
-from escoba.server.storage import Storage
+from escoba.server.storage import MoveWrite, Storage
 from server_helpers import assert_refused, database_url, running_app
 
 SHORT = RULESETS["escoba"].replace(target_score=4)
@@ -41,9 +42,11 @@ def store_match(
     partnerships: bool = False,
     finish: bool = True,
     rules: RuleSet = SHORT,
+    take_back: bool = False,
 ) -> Stored:
     """A room whose seats are (nickname, token) for people or a computer level, and its match
-    played with random legal moves (to its end, or for 3 moves), stored move by move."""
+    played with random legal moves (to its end, or for 3 moves), stored move by move; with
+    ``take_back``, its first move is taken back once (stored as the server stores it)."""
     game = Game(rules, players=len(seats), partnerships=partnerships, seed=seed)
     levels = [None if isinstance(seat, tuple) else seat for seat in seats]
     match = storage.create_room(room, game, levels, seed=seed)
@@ -57,6 +60,10 @@ def store_match(
         play = game.play(chooser.choice(game.legal_moves()))
         known = storage.add_move(match.id, played, hand, play, game, known)
         played += 1
+        if take_back and played == 1:
+            taken = game.take_back()
+            storage.write_moves([MoveWrite(match.id, played, hand, taken.seat, TAKE_BACK)])
+            played += 1
     return Stored(room, match.id, game)
 
 
@@ -362,3 +369,33 @@ def test_two_servers_in_one_process_count_their_own_matches(tmp_path: Any) -> No
             (match,) = mine(client, ANA)["matches"]
             assert match["sweeps"] == [sweeps(game, side) for side in (0, 1)]
             assert match["totals"] == list(game.totals)
+
+
+def test_matches_with_take_backs_are_marked_and_left_out_of_the_statistics(
+    tmp_path: Any,
+) -> None:
+    """A match in which a move was taken back (docs/protocol.md, "Storage and restarts": the
+    record keeps it as a move ``take back``) is listed with its take backs, in your matches
+    and among the public ones, and not counted in the statistics: those count the others."""
+    database = tmp_path / "escoba.db"
+    storage = Storage(database_url(database))
+    storage.migrate()
+    plain = store_match(storage, "r-plain", [("Ana", ANA), "easy"], seed=21)
+    taken = store_match(storage, "r-taken", [("Ana", ANA), "easy"], seed=22, take_back=True)
+    storage.close()
+    with running_app(database) as client:
+        found = mine(client, ANA)
+        by_id = {match["id"]: match for match in found["matches"]}
+        assert by_id[taken.match_id]["take_backs"] == 1
+        assert by_id[plain.match_id]["take_backs"] == 0
+        assert found["left_out"] == 1
+        assert found["total"]["matches"] == 1
+        assert found["total"]["points"] == plain.game.totals[0]
+        assert [line["matches"] for line in found["by_opponents"]] == [1]
+        made = client.put(
+            f"/api/matches/{taken.match_id}/public", json={"tokens": [ANA], "public": True}
+        )
+        assert made.status_code == 200, made.text
+        (public,) = client.get("/api/matches").json()["matches"]
+        assert (public["id"], public["take_backs"]) == (taken.match_id, 1)
+        assert public["rules"] == SHORT.to_dict() and public["preset"] is None

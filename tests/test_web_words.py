@@ -8,13 +8,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
+from websockets.sync.client import connect
 
 from escoba.ai.coach import MoveAdvice
 from escoba.messages import Message
 from escoba.moves import Move
 from escoba.server.rooms import _advice_text
+from server_helpers import RemotePeer, is_state, play_until
 from test_web_scoring import at_a_hands_last_card, seat_state, sit_down
 from web_browser import FREE_LIMITS, Server, person_room, room_where
 
@@ -201,3 +204,62 @@ def test_the_deck_follows_the_game_until_one_is_picked(page: Any, words_server: 
     page.reload()
     page.get_by_test_id("preset").select_option("scopa")
     expect(page.locator("#deck-picker")).to_have_value("french")
+
+
+# -- the history ----------------------------------------------------------------------------
+
+
+def finished(server: Server, take_back: bool) -> dict[str, Any]:
+    """A match against a beginner to 1 point, played through the protocol, with one move taken
+    back or none: its ticket."""
+    body = {"nickname": "Ana", "seats": ["person", "beginner"], "options": {"target_score": 1}}
+    ticket: dict[str, Any] = httpx.post(server.url + "/api/rooms", json=body).json()
+    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}") as socket:
+        peer = RemotePeer(socket)
+        peer.join(ticket["token"])
+        seat = ticket["seat"]
+        if take_back:
+
+            def played_once(state: dict[str, Any]) -> bool:
+                match = state["match"]
+                mine = [e for e in match["history"] if e["kind"] == "play" and e["seat"] == seat]
+                return bool(match["to_move"] == seat and mine)
+
+            play_until([peer], played_once)
+            peer.send({"type": "take_back"})
+            peer.until(lambda m: is_state(m) and (m.get("event") or {}).get("kind") == "take_back")
+        play_until([peer], lambda state: state["match"]["over"])
+    return ticket
+
+
+def test_matches_with_take_backs_are_marked_and_left_out_of_the_statistics(
+    page: Any, words_server: Server
+) -> None:
+    plain = finished(words_server, take_back=False)
+    taken = finished(words_server, take_back=True)
+    prefer(page, words_server, language="en")
+    for at, ticket in enumerate((plain, taken)):
+        page.evaluate(
+            "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+            [
+                f"escoba.ticket.{ticket['room']}",
+                {"seat": ticket["seat"], "token": ticket["token"], "nickname": "Ana", "at": at},
+            ],
+        )
+    page.goto(words_server.url + "/history")
+    rows = page.get_by_test_id("history-row")
+    expect(rows).to_have_count(2, timeout=TIMEOUT)
+    marks = [row.get_by_test_id("take-backs") for row in rows.all()]
+    assert [mark.count() for mark in marks] == [1, 0]  # newest first: the one taken back
+    # The person's move and the computer's after it: the moves taken back, as the record has them.
+    mine = httpx.post(words_server.url + "/api/matches/mine", json={"tokens": [taken["token"]]})
+    count = mine.json()["matches"][0]["take_backs"]
+    assert count >= 1
+    assert marks[0].inner_text() == f"↶ {count} move{'s' if count > 1 else ''} taken back"
+    assert all(
+        text.startswith("Escoba · to 1") for text in rows.locator(".preset").all_inner_texts()
+    )
+    total = page.locator("[data-testid=stats-row][data-opponents=all]")
+    assert total.locator("[data-stat=matches]").inner_text() == "1"
+    note = page.get_by_test_id("history-left-out")
+    expect(note).to_have_text("Not counted here: 1 match in which moves were taken back.")

@@ -12,6 +12,10 @@ played or belongs to others.
 | --- | --- |
 | ``POST /api/matches/mine`` ``{"tokens": [...]}`` | ``YourMatches``: the matches and statistics |
 | ``GET /api/matches`` | ``{"matches": [MatchSummary]}``: the public matches, newest first |
+
+A match in which moves were taken back (against computers: the record keeps each as a move
+``take back``) says how many in ``take_backs``; it is listed, but left out of the statistics
+(``YourMatches.left_out`` counts those matches): a match replayed at will is not a result.
 | ``GET /api/matches/{id}/replay`` | a public match's replay |
 | ``POST /api/matches/{id}/replay`` ``{"tokens": [...]}`` | the replay, for one of its players |
 | ``PUT /api/matches/{id}/public`` ``{"tokens": [...], "public": true}`` | ``PublicSwitch`` |
@@ -30,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
 from ..ai import LEVELS
 from ..game import Game
-from ..records import MatchRecord
+from ..records import TAKE_BACK, MatchRecord
 from ..rules import RuleSet, preset_name
 from .protocol import MatchSummary
 from .storage import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
@@ -47,6 +51,7 @@ __all__ = [
     "YourMatch",
     "YourMatches",
     "names",
+    "public_matches",
     "summary",
     "tally",
     "token_hashes",
@@ -108,7 +113,8 @@ class YourMatch(MatchSummary):
 
 
 class MatchTally(_Model):
-    """Matches played, won, and the points and sweeps of the player's side in them."""
+    """Matches played, won, and the points and sweeps of the player's side in them (matches
+    with take backs left out)."""
 
     opponents: Opponents | None
     """Whom these matches were against; None for all of them."""
@@ -125,6 +131,8 @@ class YourMatches(_Model):
     by_opponents: list[MatchTally]
     """One line for each kind of opponents met: computer levels weakest first, then people,
     then mixes."""
+    left_out: int = 0
+    """The listed matches in which moves were taken back: not counted in the statistics."""
 
 
 def token_hashes(tokens: Sequence[str]) -> list[str]:
@@ -142,7 +150,7 @@ def your_matches(storage: Storage, hashes: Sequence[str], sweeps: SweepCounts) -
     finished match never changes)."""
     found: list[YourMatch] = []
     for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED):
-        listed = summary(match, room, seats)
+        listed = summary(match, room, seats, sweeps.take_backs(match.id, storage))
         sides = _sides(room.players, room.partnerships)
         side = next(index for index, members in enumerate(sides) if seat in members)
         levels = {seats[other].level for other in range(room.players) if other not in sides[side]}
@@ -160,18 +168,21 @@ def your_matches(storage: Storage, hashes: Sequence[str], sweeps: SweepCounts) -
 
 
 def tally(matches: Sequence[YourMatch]) -> YourMatches:
-    """The statistics of a player's matches: all of them, and by the opponents met."""
+    """The statistics of a player's matches: all of them, and by the opponents met. Matches
+    with take backs are listed but not counted (``left_out``)."""
     order = [*LEVELS, PEOPLE, MIXED]
+    counted = [match for match in matches if not match.take_backs]
     groups: dict[str, list[YourMatch]] = {}
-    for match in matches:
+    for match in counted:
         groups.setdefault(match.opponents, []).append(match)
     return YourMatches(
         matches=list(matches),
-        total=_tally(None, matches),
+        total=_tally(None, counted),
         by_opponents=[
             _tally(kind, groups[kind])  # type: ignore[arg-type]
             for kind in sorted(groups, key=order.index)
         ],
+        left_out=len(matches) - len(counted),
     )
 
 
@@ -202,26 +213,34 @@ def _sides(players: int, partnerships: bool) -> list[tuple[int, ...]]:
 
 
 class SweepCounts:
-    """Each finished match's sweeps per side, by match id, the ``size`` last asked for
-    remembered. One for each database: match ids are a database's own."""
+    """Each finished match's sweeps per side and moves taken back, by match id, the ``size``
+    last asked for remembered. One for each database: match ids are a database's own."""
 
     def __init__(self, size: int = 10_000) -> None:
         self.size = size
-        self.known: OrderedDict[int, list[int]] = OrderedDict()
+        self.known: OrderedDict[int, tuple[list[int], int]] = OrderedDict()
         self.lock = Lock()
 
     def of(self, match_id: int, storage: Storage) -> list[int]:
+        """The match's sweeps, by side."""
+        return self._facts(match_id, storage)[0]
+
+    def take_backs(self, match_id: int, storage: Storage) -> int:
+        """How many moves were taken back in the match."""
+        return self._facts(match_id, storage)[1]
+
+    def _facts(self, match_id: int, storage: Storage) -> tuple[list[int], int]:
         with self.lock:
             if match_id in self.known:
                 self.known.move_to_end(match_id)
                 return self.known[match_id]
         found = storage.match_record(match_id)
-        counts = _sweeps(found[2]) if found is not None else []
+        facts = (_sweeps(found[2]), _take_backs(found[2])) if found is not None else ([], 0)
         with self.lock:
-            self.known[match_id] = counts
+            self.known[match_id] = facts
             while len(self.known) > self.size:
                 self.known.popitem(last=False)
-        return counts
+        return facts
 
 
 def _sweeps(record: MatchRecord) -> list[int]:
@@ -230,14 +249,35 @@ def _sweeps(record: MatchRecord) -> list[int]:
     return [sum(result.sweeps[side] for result in game.results) for side in range(sides)]
 
 
+def _take_backs(record: MatchRecord) -> int:
+    return sum(hand["moves"].count(TAKE_BACK) for hand in record["hands"])
+
+
+# -- the public matches
+
+
+def public_matches(storage: Storage, facts: SweepCounts) -> list[MatchSummary]:
+    """The finished matches their players made public, newest first, each saying its take
+    backs. It reads the database: call it on a storage thread."""
+    return [
+        summary(match, room, seats, facts.take_backs(match.id, storage))
+        for match, room, seats in storage.finished_matches(public_only=True)
+    ]
+
+
 # -- shared with the replay
 
 
-def summary(match: MatchRow, room: RoomRow, seats: Sequence[SeatRow]) -> MatchSummary:
+def summary(
+    match: MatchRow, room: RoomRow, seats: Sequence[SeatRow], take_backs: int = 0
+) -> MatchSummary:
+    rules = RuleSet.from_dict(room.rules)
     return MatchSummary(
         id=match.id,
         number=match.number,
-        preset=preset_name(RuleSet.from_dict(room.rules)),
+        preset=preset_name(rules),
+        rules=rules.to_dict(),
+        take_backs=take_backs,
         players=room.players,
         partnerships=room.partnerships,
         names=names(seats),

@@ -372,6 +372,10 @@ class MatchSummary(_Message):
     """The match's number in its room (1, 2 after a rematch, ...); the room itself is not
     named: rooms are found by their link only."""
     preset: str | None
+    rules: dict[str, Any] = {}
+    """Every rule option (``preset`` is None when they equal no preset)."""
+    take_backs: int = 0
+    """How many moves were taken back in the match (against computers only)."""
     players: int
     partnerships: bool
     names: list[str]

@@ -16,6 +16,8 @@
 //   history-public  the public switch of one of your matches (a checkbox, in its row)
 //   history-stats   the statistics table; each row data-testid="stats-row", with
 //                   data-opponents="<level>|people|mixed|all"
+//   history-left-out  the note that matches with take backs are not counted in the statistics
+//   take-backs      in a row (yours or public) whose match had moves taken back: how many
 //   history-empty   the message shown when no match of yours has finished
 //   history-saved   the note that the list is the one last seen (the server cannot be reached)
 //   history-error   the message shown when your matches could not be loaded, or a switch failed
@@ -24,10 +26,10 @@
 //   public-error    the message shown when the public matches could not be loaded
 
 import { mountHeader } from "./header.js";
-import { applyTexts, t } from "./i18n.js";
+import { applyTexts, t, tn } from "./i18n.js";
 import { language } from "./prefs.js";
 import { markOffline } from "./offline.js";
-import { allTickets, api, levelName, presetName } from "./rooms.js";
+import { allTickets, api, levelName, rulesName } from "./rooms.js";
 
 // -- helpers shared with replay.js
 
@@ -190,11 +192,18 @@ function row(match, { yours = false } = {}) {
   const date = parseUtc(match.finished_at);
 
   const game = el("td", { class: "game", "data-label": t("common.game") },
-    el("span", { class: "preset", text: presetName(match.preset) }));
+    el("span", { class: "preset", text: rulesName(match.preset, match.rules) }));
   const details = [];
   if (match.partnerships) details.push(t("common.partnerships"));
   if (match.number > 1) details.push(t("history.match_number", { number: match.number }));
   if (details.length) game.append(el("span", { class: "details", text: details.join(" · ") }));
+  // Moves were taken back: a match replayed at will, marked and left out of the statistics.
+  if (Number.isInteger(match.take_backs) && match.take_backs > 0) {
+    game.append(el("span", {
+      class: "take-backs", "data-testid": "take-backs", title: yours ? t("history.take_backs_hint") : null,
+      text: `↶ ${tn("history.take_backs", match.take_backs)}`,
+    }));
+  }
 
   const score = el("span", { class: "totals" });
   totals.forEach((total, side) => {
@@ -304,6 +313,9 @@ function render() {
   $("history-stats-section").hidden = matches.length === 0;
   const lines = yours ? [...(yours.by_opponents ?? []), yours.total ?? {}] : [];
   $("history-stats").replaceChildren(...lines.map(statsRow));
+  const leftOut = Number.isInteger(yours?.left_out) ? yours.left_out : 0;
+  $("history-left-out").hidden = leftOut === 0;
+  $("history-left-out").textContent = leftOut ? tn("history.stats.left_out", leftOut) : "";
 
   const shown = page.publicMatches ?? [];
   $("public-error").hidden = page.publicFailure === null;
