@@ -25,6 +25,7 @@ from textual.widgets import Static
 
 from ..ai.coach import Coach, MoveAdvice, SweepKeeper, sweep_keeper
 from ..cards import Card, DeckStyle
+from ..catalogue import message_key
 from ..cheatsheet import cheat_sheet_lines
 from ..errors import IllegalMoveError
 from ..explanation import explain_hand
@@ -567,7 +568,10 @@ class EscobaApp(App[None]):
     def sweep_text(self, seat: int, card: Card, keeper: SweepKeeper) -> str:
         """ "Computer swept next, with 5♦; 2♠, taking nothing, would have left no sweep at
         all." (or "no sweep for that card")."""
-        key = "tui.review_sweep_safe" if keeper.safe else "tui.review_sweep_card"
+        if keeper.safe:
+            key = message_key("tui.review_sweep_safe")
+        else:
+            key = message_key("tui.review_sweep_card")
         name = self.short_seat_name(seat)
         keep = self.words.move_phrase(keeper.move)
         return self.tr(key, name=name, card=self.card(card).plain, keep=keep)
