@@ -14,19 +14,21 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
+from escoba.rules import RULESETS
 from web_browser import FREE_LIMITS, Server, room_where, seat_state, sit_down
 
 TIMEOUT = 20_000  # ms
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
-SEATINGS = [
+# Every preset four at the table in partnerships (the longest names: two in each total), and
+# the other seatings with Escoba's and Scopone's (no stock, a hand of 9 or 10 cards).
+SEATINGS = [(rules, 4, True) for rules in RULESETS] + [
     ("escoba", 2, False),
-    ("scopa", 3, False),
+    ("escoba", 3, False),
     ("escoba", 4, False),
-    ("escoba", 4, True),
-    ("scopone-scientifico", 4, True),
-    ("scopone-classico", 4, True),
+    ("scopone-scientifico", 2, False),
+    ("scopone-classico", 4, False),
 ]
 
 # What a person sees of the page: whether it scrolls sideways, the header's height, and each
