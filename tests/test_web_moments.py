@@ -403,15 +403,17 @@ RECORD_TABLE = """
 """
 
 
-# A slow server: its answer to a take back reaches the page a second late.
-SLOW_TAKE_BACK = """
+# A slow link: plays reach the page 0.3 s late, the answer to a take back 1 s late.
+SLOW_LINK = """
 (() => {
   const add = WebSocket.prototype.addEventListener;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
     if (type !== "message") return add.call(this, type, listener, options);
     const late = (event) => {
-      const takeBack = String(event.data).includes('"kind":"take_back"');
-      if (takeBack) setTimeout(() => listener(event), 1000);
+      const text = String(event.data);
+      const takeBack = text.includes('"kind":"take_back"');
+      const delay = takeBack ? 1000 : text.includes('"kind":"play"') ? 300 : 0;
+      if (delay) setTimeout(() => listener(event), delay);
       else listener(event);
     };
     return add.call(this, type, late, options);
@@ -422,28 +424,31 @@ SLOW_TAKE_BACK = """
 
 def test_a_take_back_never_shows_the_computers_reply(page: Any, moments_server: Server) -> None:
     ticket = computer_room(moments_server, lambda match: match["to_move"] == match["seat"])
-    page.add_init_script(SLOW_TAKE_BACK)
+    page.add_init_script(SLOW_LINK)
     open_seat(page, moments_server, ticket)
-    page.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=TIMEOUT)
+    playable = page.locator("[data-testid=hand-card][data-moves]").first
+    playable.wait_for(timeout=TIMEOUT)
     start = " ".join(table_cards(page))
-    play_card(page)
-    # the log opens at once: the computer's reply is held back while it is open
+    card = str(playable.get_attribute("data-card"))
+    play_card(page, card)
+    # the log opens before Ana's move is shown: her move and the computer's reply are held
     page.get_by_test_id("log-button").click()
-    time.sleep(4 * PACE)
+    time.sleep(4 * PACE + 0.3)
     page.locator("#log-close").click()
+    # her move is shown at once, the computer's reply a moment later: she takes back first
     take_back = page.get_by_test_id("take-back")
     expect(take_back).to_be_enabled(timeout=TIMEOUT)
-    # the page may be showing the computer's held reply, or be about to: from the click on,
-    # only the position before Ana's move is drawn
     page.evaluate(RECORD_TABLE)
     page.evaluate("document.getElementById('take-back').click()")
-    expect(page.get_by_test_id("turn-indicator")).to_have_attribute(
-        "data-seat", str(ticket["seat"]), timeout=TIMEOUT
-    )
-    page.wait_for_timeout(500)
+    page.locator(f'[data-testid=hand-card][data-card="{card}"]').wait_for(timeout=TIMEOUT)
+    page.wait_for_timeout(300)
     clicked = page.evaluate("window.__clicked")
+    assert clicked != start  # her move was on the table when she took it back
     assert set(page.evaluate("window.__tables")) <= {start, clicked}
     assert table_cards(page) == start.split()
+    expect(page.get_by_test_id("turn-indicator")).to_have_attribute(
+        "data-seat", str(ticket["seat"])
+    )
 
 
 # -- 7. the dialogs
