@@ -30,7 +30,8 @@
 //                               it was about has passed)
 //   announcer                   the live region: each move and whose turn it is, in words
 //   sound-button                the mute switch (aria-pressed="true" while muted)
-//   sweep-banner                "Sweep!" over the felt for a moment after a sweep
+//   sweep-banner                "Sweep!" and who, at the top of the felt for a moment after a
+//                               sweep (gone with the next move)
 //   key-legend                  the keys, in the rules dialog: 1-9 and 0 a card (0 the tenth,
 //                               in Scopone), then 1-n a capture set, Escape cancels, h hint,
 //                               r rules, s score pad
