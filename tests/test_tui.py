@@ -705,3 +705,26 @@ def test_at_120x40_the_log_stands_beside_the_table_and_the_hand() -> None:
         assert len(moves) > 4  # more of the hand's moves than at 80×24
 
     run_at(check, (120, 40))
+
+
+def test_the_coachs_words_name_the_seven_of_coins_in_the_players_deck() -> None:
+    """With Spanish cards the review and the hint say "7 de oros" where the coach's sentence
+    speaks of the seven of coins, as every other card of the advice (a hint mixed "7 de oros"
+    and "the 7 of coins")."""
+    from escoba.ai.coach import MoveAdvice
+    from escoba.messages import Message
+
+    advice = MoveAdvice(
+        Move.parse("Kd"),
+        gain=0.1,
+        loss=1.2,
+        verdict=Message("coach.costs_points", {"points": 1.2, "best": Move.parse("7h:7d")}),
+        reasons=(Message("coach.takes_seven_of_coins"),),
+    )
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        said = app.advice_text(advice)
+        assert said.count("7 de oros") == 2, said
+        assert "coins" not in said, said
+
+    run(check, deck_style="spanish")

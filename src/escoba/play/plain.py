@@ -196,7 +196,7 @@ class PlainGame:
         """The coach's best move and why, in the player's deck and language."""
         w = self.words
         best = self.coach.advise(self.session.observation()).best
-        why = " ".join(m.text(w.language) for m in (best.verdict, *best.reasons))
+        why = " ".join(w.advice(m) for m in (best.verdict, *best.reasons))
         self.say(w.text("play.hint", move=w.move_phrase(best.move), why=why))
 
     def rules(self) -> None:

@@ -583,7 +583,7 @@ class EscobaApp(App[None]):
         best = verdict.params.get("best")
         if isinstance(best, Move):
             verdict = Message(verdict.key, {**verdict.params, "best": self.words.move_phrase(best)})
-        return " ".join(m.text(self.language) for m in (verdict, *advice.reasons))
+        return " ".join(self.words.advice(m) for m in (verdict, *advice.reasons))
 
     def _open_score_pad(self, resume: bool = False, review: int | None = None) -> None:
         footer = ""
