@@ -396,37 +396,32 @@ def test_a_stalled_body_is_refused_with_408_at_once(quiet: Server) -> None:
     assert_served(quiet.port, source1)
 
 
+def trickle(port: int, piece: bytes, every: float) -> tuple[float, dict[str, Any]]:
+    """Promise a 60,000-byte body and send ``piece`` every ``every`` seconds until the server
+    answers; the seconds from the head to its refusal, and the refusal."""
+    with connect(port, fresh_address()) as sock:
+        sock.sendall(post_head(60_000))
+        started = time.monotonic()
+        sock.settimeout(every)
+        answer = b""
+        while not answer and time.monotonic() - started < WAIT:
+            try:
+                sock.sendall(piece)
+                answer = sock.recv(65536, socket.MSG_PEEK)
+            except TimeoutError:
+                continue
+        return refused_body(sock, started)
+
+
 def test_a_trickled_body_is_refused_at_the_rate_or_the_deadline(quiet: Server) -> None:
     # A byte every 0.2 s: far under the rate, refused at the first second
-    with connect(quiet.port, fresh_address()) as sock:
-        sock.sendall(post_head(60_000))
-        started = time.monotonic()
-        sock.settimeout(0.2)
-        answer = b""
-        while not answer and time.monotonic() - started < WAIT:
-            try:
-                sock.sendall(b" ")
-                answer = sock.recv(65536, socket.MSG_PEEK)
-            except TimeoutError:
-                continue
-        waited, error = refused_body(sock, started)
-        assert error["code"] == "body_too_slow"
+    waited, error = trickle(quiet.port, b" ", 0.2)
+    assert error["code"] == "body_too_slow"
     assert 0.8 <= waited <= 1.8, waited
     # Fast enough for the rate (1,500 bytes a second), but not whole within body_seconds
-    with connect(quiet.port, fresh_address()) as sock:
-        sock.sendall(post_head(60_000))
-        started = time.monotonic()
-        sock.settimeout(0.1)
-        answer = b""
-        while not answer and time.monotonic() - started < WAIT:
-            try:
-                sock.sendall(b" " * 150)
-                answer = sock.recv(65536, socket.MSG_PEEK)
-            except TimeoutError:
-                continue
-        waited, error = refused_body(sock, started)
-        assert error["code"] == "body_too_slow"
-        assert "within 2 s" in error["message"]
+    waited, error = trickle(quiet.port, b" " * 150, 0.1)
+    assert error["code"] == "body_too_slow"
+    assert "within 2 s" in error["message"]
     assert 1.8 <= waited <= 3.0, waited
 
 

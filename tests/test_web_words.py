@@ -90,16 +90,6 @@ def prefer(page: Any, server: Server, **kept: str) -> None:
     )
 
 
-def sit(page: Any, server: Server, room: str, seat: int, token: str) -> None:
-    page.evaluate(
-        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
-        [f"escoba.ticket.{room}", {"seat": seat, "token": token, "nickname": "Ana", "at": 1}],
-    )
-    page.goto(server.url + f"/room/{room}")
-    page.locator("[data-testid=status][data-state=connected]").wait_for(timeout=TIMEOUT)
-    page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
-
-
 def seven_of_coins_to_take(match: dict[str, Any]) -> bool:
     """The 7 of coins lies on the table and a card of the hand can take it."""
     return any("7d" in move["captures"] for move in match["legal"])
@@ -110,7 +100,7 @@ def test_a_hint_in_english_with_spanish_cards_names_spanish_cards_only(
 ) -> None:
     room, tokens, seat = room_where(words_server, seven_of_coins_to_take)
     prefer(page, words_server, language="en", deck="spanish")
-    sit(page, words_server, room, seat, tokens[seat])
+    sit_down(page, words_server, room, seat, tokens[seat])
     page.get_by_test_id("hint-button").click()
     hint = page.get_by_test_id("hint-text")
     page.locator("#hint-text p").first.wait_for(timeout=TIMEOUT)
@@ -129,7 +119,7 @@ def test_french_cards_are_spoken_as_the_french_deck_names_them(
 
     room, tokens, seat = room_where(words_server, seven_in_sight)
     prefer(page, words_server, language="en", deck="french")
-    sit(page, words_server, room, seat, tokens[seat])
+    sit_down(page, words_server, room, seat, tokens[seat])
     card = page.locator("[data-card='7d']").first
     spoken = card.locator(".card-name").all_inner_texts() or [card.get_attribute("aria-label")]
     assert spoken == ["7 of diamonds"], spoken
