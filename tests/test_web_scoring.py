@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 
 from server_helpers import RemotePeer, play_until
 from test_web_a11y import audit
-from web_browser import Server
+from web_browser import Server, seat_state, sit_down
 
 TIMEOUT = 20_000  # ms
 
@@ -46,25 +46,6 @@ def at_a_hands_last_card(server: Server) -> tuple[str, str, int]:
         state = play_until(peers, lambda state: last_card_of_a_hand(state["match"]))
     seat = state["match"]["to_move"]
     return ticket["room"], tokens[seat], seat
-
-
-def seat_state(server: Server, room: str, token: str) -> dict[str, Any]:
-    """What the seat holding ``token`` is sent on joining."""
-    with connect(server.url.replace("http", "ws") + f"/ws/rooms/{room}") as socket:
-        _, state = RemotePeer(socket).join(token)
-        return dict(state)
-
-
-def sit_down(page: Any, server: Server, room: str, seat: int, token: str) -> None:
-    """Open the room in ``page`` with the seat's ticket in the browser's storage."""
-    page.goto(server.url + "/")
-    page.evaluate(
-        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
-        [f"escoba.ticket.{room}", {"seat": seat, "token": token, "nickname": "Ana", "at": 1}],
-    )
-    page.goto(server.url + f"/room/{room}")
-    page.locator("[data-testid=status][data-state=connected]").wait_for(timeout=TIMEOUT)
-    page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
 
 
 def shown_counts(dialog: Any, category: str) -> list[int]:

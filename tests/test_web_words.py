@@ -18,8 +18,8 @@ from escoba.messages import Message
 from escoba.moves import Move
 from escoba.server.rooms import _advice_text
 from server_helpers import RemotePeer, is_state, play_until
-from test_web_scoring import at_a_hands_last_card, seat_state, sit_down
-from web_browser import FREE_LIMITS, Server, person_room, room_where
+from test_web_scoring import at_a_hands_last_card
+from web_browser import FREE_LIMITS, Server, person_room, room_where, seat_state, sit_down
 
 TIMEOUT = 20_000  # ms
 
