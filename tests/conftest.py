@@ -67,7 +67,7 @@ partnerships)."""
 # tests' fixtures (an app on a test database), and the browser tests' fixtures (a running
 # server, Chromium through Playwright). ``server_helpers`` comes before ``web_browser``, which
 # imports it, so that pytest loads it as a plugin first (and rewrites its asserts).
-pytest_plugins = ["database_fixtures", "redis_fixtures", "server_helpers", "web_browser"]
+pytest_plugins = ["markers", "database_fixtures", "redis_fixtures", "server_helpers", "web_browser"]
 
 
 def card(text: str) -> Card:

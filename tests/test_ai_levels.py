@@ -26,6 +26,7 @@ def test_the_search_levels_are_the_tree_search_with_growing_budgets() -> None:
     assert LEVELS[-1] == "master" and "baseline" not in LEVELS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
 @pytest.mark.parametrize("preset", THREE_CARD_PRESETS)
 def test_every_level_answers_legally_in_every_preset_and_seating(
@@ -48,6 +49,7 @@ def test_every_level_answers_legally_in_every_preset_and_seating(
     assert decisions > players + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", SEARCH_LEVELS)
 def test_a_level_makes_the_same_choices_from_the_same_seed(level: str) -> None:
     game = Game(RULESETS["escoba"], 2, seed=31)
@@ -75,6 +77,7 @@ def test_the_coach_ranks_every_move_with_the_search_over_inferred_deals() -> Non
     assert advice.best.loss == 0.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
 def test_a_small_duplicate_arena_puts_hard_above_easy(preset: str) -> None:
     # easy loses to medium by a point a hand and medium to hard by a fifth or more

@@ -115,6 +115,7 @@ MATCHES = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("level", "preset"), MATCHES)
 def test_every_level_finishes_a_scopone_match_with_the_regional_options(
     level: str, preset: str
@@ -138,6 +139,7 @@ def test_every_level_finishes_a_scopone_match_with_the_regional_options(
 # -- a level chooses from its own observation alone ---------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plays", [5, 30])
 def test_a_level_chooses_from_its_observation_alone_in_partnerships(plays: int) -> None:
     # Two deals of scopone scientifico alike in everything the seat to move has seen, but

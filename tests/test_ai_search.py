@@ -131,6 +131,7 @@ def small(seed: int) -> SearchPlayer:
     return SearchPlayer(seed, name="small", budget=1, min_deals=3, max_deals=3, depth=2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
 @pytest.mark.parametrize("preset", THREE_CARD_PRESETS)
 def test_search_players_play_only_legal_moves_through_a_match(
@@ -166,6 +167,7 @@ def test_pimc_plays_legal_moves_and_ranks_every_move(level: str) -> None:
         game.play(move)
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_choices() -> None:
     def choices(seed: int) -> list[Move]:
         game = Game(RULESETS["escoba"], 3, seed=2)
@@ -210,6 +212,7 @@ def duplicate_gain(rules: RuleSet, hands: int, hero: str, foe: str) -> float:
     return total / (2 * hands)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
 def test_baseline_beats_beginner(preset: str) -> None:
     assert duplicate_gain(RULESETS[preset], 10, "baseline", "beginner") > 1.0

@@ -290,6 +290,7 @@ def test_mask_marks_exactly_the_legal_moves(config: tuple[str, int, bool]) -> No
     assert steps > 36
 
 
+@pytest.mark.slow
 def test_the_bounds_are_proven_by_the_closure_of_tables() -> None:
     """The action space's bounds are those computed by exhausting every table a game can
     reach (escoba.env.bounds), and every table met in play, random or hoarding cards on the
@@ -440,6 +441,7 @@ def test_fast_encoding_equals_the_reference_from_the_seat_observation(
         assert np.array_equal(e.observe(agent)["observation"], reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_observations_kept_move_by_move_equal_a_full_rebuild(
     config: tuple[str, int, bool],
@@ -769,6 +771,7 @@ class Spy:
         return getattr(self._inner, name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", ["beginner", "easy", "medium", "hard"])
 def test_level_agents_play_legal_actions_from_their_seat_observation(level: str) -> None:
     """A level agent reads only its seat's Observation (seat_observation) and translates its

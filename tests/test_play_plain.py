@@ -320,6 +320,7 @@ def test_storage_honours_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatc
     assert data_dir() != data
 
 
+@pytest.mark.slow
 def test_session_round_trips_and_continues_identically() -> None:
     session = Session.new(
         RULESETS["escoba"],

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +147,7 @@ def check_step(game: Game) -> None:
     assert set(offered) == reference_legal_moves(hand, game.table, game.rules)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(rules=rule_sets(), seating=seatings(), seed=seeds, hands=st.integers(1, 3))
 def test_cards_are_accounted_and_only_legal_moves_are_offered(
@@ -271,6 +273,7 @@ def test_a_record_replays_to_the_same_state(
     assert replayed.record() == game.record()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seating=seatings(), seed=seeds)
 def test_an_observation_never_shows_a_hidden_card(

@@ -731,6 +731,7 @@ def coin_run(pile: frozenset[Card]) -> int:
     return next(value - 1 for value in range(1, 12) if value not in coins)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     rules=scoring_rules(),

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from escoba import Game, Move
@@ -90,6 +91,7 @@ async def play_until_killed(
     return seen
 
 
+@pytest.mark.slow
 def test_every_acknowledged_move_survives_sigkill(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     log = tmp_path / "server.log"

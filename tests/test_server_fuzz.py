@@ -483,6 +483,7 @@ def ws_payloads(draw: Any, game: Game, tokens: Sequence[str]) -> list[str | byte
 # -- the WebSocket ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_any_message_gets_its_one_reply_and_changes_nothing_else(room: Room, data: Any) -> None:
@@ -494,6 +495,7 @@ def test_any_message_gets_its_one_reply_and_changes_nothing_else(room: Room, dat
     send_and_check(room, sender, payloads)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_plays_out_of_turn_illegal_or_of_cards_not_held(room: Room, data: Any) -> None:
@@ -612,6 +614,7 @@ def any_body(structured: Any) -> Any:
     )
 
 
+@pytest.mark.slow
 @FUZZ_HTTP
 @given(body=any_body(room_bodies))
 def test_random_bodies_to_open_a_room(client: TestClient, body: bytes) -> None:
@@ -622,6 +625,7 @@ def test_random_bodies_to_open_a_room(client: TestClient, body: bytes) -> None:
         assert client.get(f"/api/rooms/{ticket['room']}").status_code == 200
 
 
+@pytest.mark.slow
 @FUZZ_HTTP
 @given(
     body=any_body(
@@ -639,6 +643,7 @@ def test_random_bodies_to_join_a_room(client: TestClient, body: bytes, room: str
     assert_well_answered(answer)
 
 
+@pytest.mark.slow
 @FUZZ_HTTP
 @given(body=any_body(pad_bodies))
 def test_random_score_pads(client: TestClient, body: bytes) -> None:
@@ -1100,6 +1105,7 @@ def test_every_path_parameter_is_fuzzed() -> None:
 FUZZ_ROUTES = settings(FUZZ, max_examples=60)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("endpoint", HTTP_ENDPOINTS, ids=str)
 @FUZZ_ROUTES
 @given(data=st.data())
@@ -1212,6 +1218,7 @@ ws_hostile_bytes: st.SearchStrategy[bytes] = st.one_of(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_hostile_messages_are_each_refused_and_the_socket_stays_open(
@@ -1476,6 +1483,7 @@ def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
         assert_no_server_error(server_log)
 
 
+@pytest.mark.slow
 def test_a_locked_database_refuses_writes_clearly_until_it_is_free(
     tmp_path: Path,
     database_backend: str,

@@ -372,6 +372,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "table"), GAMES)
 def test_no_message_shows_a_hidden_card(
     client: TestClient, preset: str, table: dict[str, Any]
@@ -383,6 +384,7 @@ def test_no_message_shows_a_hidden_card(
     assert checked.messages >= 4 * checked.moves
 
 
+@pytest.mark.slow
 def test_a_long_match_hides_every_hand(client: TestClient) -> None:
     """Several hands (RULES.md "Winning the match": play on until a side reaches the target),
     each new deal as hidden as the first; hand ends and the dealer's initial sweeps included."""
@@ -404,6 +406,7 @@ def first_seed_with_a_redeal(preset: str, players: int) -> int:
     raise AssertionError("no seed below 100000 deals three kings to the first table")
 
 
+@pytest.mark.slow
 def test_a_scopa_redeal_shows_only_the_voided_table(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

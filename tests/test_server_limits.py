@@ -133,6 +133,7 @@ def test_a_dropped_socket_with_a_full_queue_ends_its_handler(tmp_path: Path) -> 
         assert create_room_over_http(port)["room"]
 
 
+@pytest.mark.slow
 def test_a_client_that_stops_reading_is_disconnected(tmp_path: Path) -> None:
     """A client that sends and never reads fills its queue: it is disconnected after a
     bounded backlog (or a send that does not complete in time), not waited for."""
@@ -178,6 +179,7 @@ def app_with(tmp_path: Path, **limits: Any) -> Iterator[TestClient]:
         yield client
 
 
+@pytest.mark.slow
 def test_a_connection_that_never_joins_is_closed(tmp_path: Path) -> None:
     """A WebSocket that neither joins nor watches within ``join_seconds`` is told so and
     closed; pings do not keep it open."""
@@ -338,6 +340,7 @@ def waiting_for_people(client: TestClient, room: str) -> bool:
     return bool(on_server(client, lambda hub: not hub.rooms[room].in_use()))
 
 
+@pytest.mark.slow
 def test_only_rooms_in_use_count_their_computer_seats(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -501,6 +504,7 @@ def failing_writes(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     return failures
 
 
+@pytest.mark.slow
 def test_a_computer_move_that_fails_to_store_is_tried_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -532,6 +536,7 @@ def test_a_computer_move_that_fails_to_store_is_tried_again(
         assert sum(len(hand["moves"]) for hand in record["hands"]) == played + 2
 
 
+@pytest.mark.slow
 def test_a_computer_goes_on_as_soon_as_the_database_is_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -629,6 +634,7 @@ def test_the_search_runs_outside_the_room_lock(
             assert peer.my_turn()
 
 
+@pytest.mark.slow
 def test_a_computer_move_takes_the_pace_whatever_its_search_took(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -702,6 +708,7 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ending", ["SIGTERM", "SIGKILL"])
 def test_no_computer_worker_outlives_the_server(tmp_path: Path, ending: str) -> None:
     """The server stopped (SIGTERM) or killed (SIGKILL) while three expert computers think in

@@ -194,6 +194,7 @@ nicknames = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(nicknames)
 def test_cleaning_is_idempotent_and_leaves_only_visible_text(nickname: str) -> None:

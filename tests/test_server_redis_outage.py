@@ -201,6 +201,7 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     server.wait()
 
 
+@pytest.mark.slow
 def test_an_outage_ends_with_one_warning_when_redis_answers_again(
     tmp_path: Path,
     server_log: pytest.LogCaptureFixture,

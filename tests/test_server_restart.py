@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.sync.client import connect as websocket_connect
 
 from server_helpers import (
@@ -40,6 +41,7 @@ def over(state: Message) -> bool:
     return bool(state["match"]["over"])
 
 
+@pytest.mark.slow
 def test_a_match_against_the_computer_survives_a_restart(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     with running_app(database) as client:
@@ -150,6 +152,7 @@ def test_a_computer_whose_turn_it_was_moves_after_a_restart(tmp_path: Path) -> N
 # -- a real server process ----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_served_match_survives_a_process_restart(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     log = tmp_path / "server.log"

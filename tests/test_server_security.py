@@ -435,6 +435,7 @@ def http_answer(sock: socket.socket) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_a_real_server_refuses_a_large_body_before_reading_it(tmp_path: Path) -> None:
     """Over a socket to `escoba serve`: a body declared too long is refused before it is
     sent, and a chunked one as soon as it passes the limit, never waiting for its end."""

@@ -221,6 +221,7 @@ def test_serve_refuses_a_site_on_sqlite_and_a_redis_out_of_reach(
     assert "--redis-prefix" in result.output
 
 
+@pytest.mark.slow
 def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

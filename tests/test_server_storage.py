@@ -644,6 +644,7 @@ def query_plan(storage: Storage, statement: str, parameters: Any) -> str:
         return "\n".join(str(row[0]) for row in rows)
 
 
+@pytest.mark.slow
 def test_thirty_thousand_abandoned_rooms(storage: Storage) -> None:
     abandoned = 30_000
     rules = ESCOBA.to_dict()

@@ -263,6 +263,7 @@ def masked_text_frame(payload: bytes) -> bytes:
 # -- request heads --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_head_over_the_byte_limit_is_refused_with_431_and_others_are_still_served(
     quiet: Server,
 ) -> None:
@@ -301,6 +302,7 @@ def test_more_headers_than_the_limit_are_refused_with_431(quiet: Server) -> None
     assert_served(port)
 
 
+@pytest.mark.slow
 def test_a_head_not_sent_whole_within_header_seconds_is_closed(quiet: Server) -> None:
     with connect(quiet.port) as sock:
         sock.sendall(b"GET /api/presets HTTP/1.1\r\nHost: x\r\n")
@@ -314,6 +316,7 @@ def test_a_head_not_sent_whole_within_header_seconds_is_closed(quiet: Server) ->
     assert_served(quiet.port)
 
 
+@pytest.mark.slow
 def test_an_idle_kept_alive_connection_is_closed(quiet: Server) -> None:
     with connect(quiet.port) as sock:
         for _ in range(2):  # kept alive between requests while it asks in time
@@ -339,6 +342,7 @@ def test_a_request_line_that_is_not_http_is_refused_with_400_json(quiet: Server)
     assert_served(quiet.port)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/api/scorepad", "/api/rooms"])
 def test_a_client_gone_in_the_middle_of_its_body_is_no_error(quiet: Server, path: str) -> None:
     """A body promised 1000 bytes long, a few sent, then the client goes: nothing to answer,
@@ -380,6 +384,7 @@ def refused_body(sock: socket.socket, started: float) -> tuple[float, dict[str, 
     return time.monotonic() - started, error_of(answer)
 
 
+@pytest.mark.slow
 def test_a_stalled_body_is_refused_with_408_at_once(quiet: Server) -> None:
     """One byte of a promised 200, then nothing: refused after the first second (the rate),
     not at the whole body's deadline."""
@@ -413,6 +418,7 @@ def trickle(port: int, piece: bytes, every: float) -> tuple[float, dict[str, Any
         return refused_body(sock, started)
 
 
+@pytest.mark.slow
 def test_a_trickled_body_is_refused_at_the_rate_or_the_deadline(quiet: Server) -> None:
     # A byte every 0.2 s: far under the rate, refused at the first second
     waited, error = trickle(quiet.port, b" ", 0.2)
@@ -425,6 +431,7 @@ def test_a_trickled_body_is_refused_at_the_rate_or_the_deadline(quiet: Server) -
     assert 1.8 <= waited <= 3.0, waited
 
 
+@pytest.mark.slow
 def test_a_body_sent_in_time_is_read(quiet: Server) -> None:
     """A body that comes in pieces, each in time, is read as usual (the room is made)."""
     body = json.dumps({"nickname": "Ana", "seats": ["person", "person"]}).encode()
@@ -438,6 +445,7 @@ def test_a_body_sent_in_time_is_read(quiet: Server) -> None:
     assert json.loads(answer)["room"]
 
 
+@pytest.mark.slow
 def test_an_address_that_sends_slow_bodies_again_and_again_is_barred(quiet: Server) -> None:
     """Past slow_bodies_per_address (2 here) slow bodies in a minute, an address's new
     connections are refused with 429 at once; other addresses are served."""
@@ -473,6 +481,7 @@ def create_from(port: int, forwarded: str | None, source: str = "127.0.0.1") -> 
     return status
 
 
+@pytest.mark.slow
 def test_a_client_cannot_choose_its_address_by_a_forwarding_header(tmp_path: Path) -> None:
     """Without a trusted proxy, X-Forwarded-For is ignored: rooms are counted against the
     socket's address whatever the header says (uvicorn alone would believe it from
@@ -484,6 +493,7 @@ def test_a_client_cannot_choose_its_address_by_a_forwarding_header(tmp_path: Pat
         assert "Traceback" not in running.log.read_text()
 
 
+@pytest.mark.slow
 def test_behind_a_trusted_proxy_the_address_it_saw_counts(tmp_path: Path) -> None:
     """With --forwarded-allow-ips 127.0.0.1, the rightmost X-Forwarded-For address (the one
     the proxy saw) is the client: what a client wrote before it counts for nothing, and a
@@ -619,6 +629,7 @@ def test_frames_sent_right_behind_the_handshake_are_read(quiet: Server) -> None:
 # -- shutting down ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sigterm_ends_the_server_within_seconds_whatever_its_clients_do(
     tmp_path: Path,
 ) -> None:
@@ -700,6 +711,7 @@ def test_a_bad_limit_is_one_line_and_exit_code_2(option: str, said: str) -> None
     assert lines[0].startswith(f"Error: {said}"), lines[0]
 
 
+@pytest.mark.slow
 def test_a_corrupt_database_file_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
     database = tmp_path / "x.db"
     database.write_bytes(bytes(range(256)) * 32)  # the same bytes as random ones, to SQLite

@@ -373,6 +373,7 @@ def test_nobody_is_shown_a_move_before_it_is_stored(
 # -- hints ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_hint_ranks_every_legal_move_in_the_asked_language(client: TestClient) -> None:
     ticket = create_room(client)
     with connect(client, ticket["room"]) as peer:

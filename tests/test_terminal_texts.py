@@ -233,6 +233,7 @@ def test_plain_mode_names_the_computers() -> None:
 # -- the hand review and the explanation of the score -------------------------------------
 
 
+@pytest.mark.slow
 def test_review_names_the_better_move_in_the_deck_and_language() -> None:
     # Seed 42: the person holds Ad 3h 2c; 2c could take 6h and 7c.
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
@@ -256,6 +257,7 @@ def test_review_names_the_better_move_in_the_deck_and_language() -> None:
     run_app(check, session(deck="spanish", language="es"), Coach(Ranked("2c:6h+7c")))
 
 
+@pytest.mark.slow
 def test_the_score_pad_explains_the_counts_behind_the_points() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         while not app.game.results:
@@ -422,6 +424,7 @@ def test_plain_mode_lists_each_sides_captured_cards_with_c() -> None:
     assert listed[len(expected)].startswith("Your move, a number from 1 to")
 
 
+@pytest.mark.slow
 def test_the_captures_screen_opens_with_c_and_after_the_hand_shows_its_cards() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         async def play_until(done: Callable[[], bool]) -> None:

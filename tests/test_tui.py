@@ -115,6 +115,7 @@ def test_seed_42_position() -> None:
     run(check)
 
 
+@pytest.mark.slow
 def test_full_hand_by_number_keys_then_score_pad() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(400):
@@ -150,6 +151,7 @@ def test_capture_set_choice_by_key_and_bad_choice_explained() -> None:
     run(check)
 
 
+@pytest.mark.slow
 def test_capture_set_choice_by_click_and_escape_cancels() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.click("#hand-3")
@@ -223,6 +225,7 @@ def test_score_pad_and_rules_open_and_close() -> None:
     run(check)
 
 
+@pytest.mark.slow
 def test_screen_never_shows_seat_1_cards() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         checked = 0
@@ -240,6 +243,7 @@ def test_screen_never_shows_seat_1_cards() -> None:
     run(check, deck_style="spanish", language="es")
 
 
+@pytest.mark.slow
 def test_four_players_in_partnership_fit_the_screen() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(60):
@@ -252,6 +256,7 @@ def test_four_players_in_partnership_fit_the_screen() -> None:
     run(check, players=4, partnerships=True, levels=["beginner", "medium", "easy"])
 
 
+@pytest.mark.slow
 def test_a_scopone_hand_of_ten_cards_fits_and_plays_to_its_score_pad() -> None:
     """Issue 18: Scopone scientifico deals the whole deck, 10 cards to each of four seats; the
     ten cards show at 80x24 even with long card names, 0 picks the tenth, and the hand plays
@@ -290,6 +295,7 @@ def test_a_scopone_hand_of_ten_cards_fits_and_plays_to_its_score_pad() -> None:
     )
 
 
+@pytest.mark.slow
 def test_full_match_against_a_beginner_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -357,6 +363,7 @@ async def play_until(app: EscobaApp, pilot: Pilot[None], done: Callable[[], bool
     raise AssertionError("never got there")
 
 
+@pytest.mark.slow
 def test_quit_saves_and_resume_continues_the_same_match(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -405,6 +412,7 @@ def test_quit_saves_and_resume_continues_the_same_match(
             assert played is not None and played.move == event.move
 
 
+@pytest.mark.slow
 def test_hand_review_lists_the_costly_moves() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.press("1")  # Ad: dropped, which this coach finds costs 2 points
@@ -423,6 +431,7 @@ def test_hand_review_lists_the_costly_moves() -> None:
     run(check, coach=Coach(Costly("Ad")))
 
 
+@pytest.mark.slow
 def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> None:
     """The person's 3♠ takes 2♣ + K♦ and leaves K♥ 3♣ (13); the computer, holding only 2s,
     sweeps. Each move's expected loss is small (here nothing: a flat coach), yet the review
@@ -456,6 +465,7 @@ def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> Non
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_hand_review_in_spanish() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.press("1")
@@ -475,6 +485,7 @@ def finished_match() -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
     game = finished_match()
     steps = replay_steps(game)
@@ -620,6 +631,7 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
     assert started[-1][0] == "replay" and result.output == ""
 
 
+@pytest.mark.slow
 def test_a_resized_terminal_keeps_the_game_whole() -> None:
     """Issue "escoba play": it works in 80x24 and on resize: shrink, grow and play on."""
 
@@ -656,6 +668,7 @@ def run_at(test: Test, size: tuple[int, int], **options: object) -> EscobaApp:
     return app
 
 
+@pytest.mark.slow
 def test_the_score_pad_opens_at_the_hand_s_first_rows_at_80x24() -> None:
     """After each hand the pad opens at the top of that hand's score: its cards, coins and
     seven of coins rows in view, not scrolled to the bottom past them."""
@@ -689,6 +702,7 @@ def test_the_key_help_is_one_line_at_80_columns(language: str) -> None:
     run_at(check, (80, 24), language=language)
 
 
+@pytest.mark.slow
 def test_at_120x40_the_log_stands_beside_the_table_and_the_hand() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(14):

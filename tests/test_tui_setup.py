@@ -98,6 +98,7 @@ def test_prefilled_from_the_command_line_options() -> None:
     assert chosen.deck == "italian" and chosen.language == "it"
 
 
+@pytest.mark.slow
 def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
     async def test(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
         assert t("setup.play", "en") in screen_text(app)
@@ -156,6 +157,7 @@ def test_options_target_and_win_by_are_taken() -> None:
     assert set(BOOL_OPTIONS) < set(chosen.rules.to_dict())
 
 
+@pytest.mark.slow
 def test_a_nonsense_combination_shows_the_engine_error_and_does_not_start() -> None:
     with pytest.raises(RulesError) as refused:
         RULESETS["scopa"].replace(initial_table_sweeps=True)
@@ -185,6 +187,7 @@ def test_a_nonsense_combination_shows_the_engine_error_and_does_not_start() -> N
     assert run(test).return_value is None
 
 
+@pytest.mark.slow
 def test_scopone_is_seated_four_in_partnerships_and_a_seating_the_deck_refuses_is_shown() -> None:
     """Issue 18: Scopone, four players in two partnerships, 10 cards each and an empty table;
     three players cannot share out 40 cards by 10 (the engine's RulesError, on the screen)."""
@@ -219,6 +222,7 @@ def test_scopone_is_seated_four_in_partnerships_and_a_seating_the_deck_refuses_i
     assert chosen.rules == RULESETS["scopone-scientifico"].replace(napola=True, ace_takes_all=True)
 
 
+@pytest.mark.slow
 def test_cancel_returns_none() -> None:
     async def by_q(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
         await pilot.press("q")

@@ -179,6 +179,7 @@ def test_escoba_learn_plain_in_another_language() -> None:
     assert refused.exit_code == 2 and "unknown deck 'german'" in refused.output
 
 
+@pytest.mark.slow
 def test_terminal_tutorial_through_a_lesson() -> None:
     pytest.importorskip("textual")
     from escoba.tui.tutorial import TutorialApp, TutorialScreen
@@ -225,6 +226,7 @@ def test_terminal_tutorial_through_a_lesson() -> None:
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_reading_past_the_exercises_does_not_finish_the_tutorial() -> None:
     """Next through every step: only the lesson with nothing to play is done, and the last
     step names the lessons whose exercises are still to do, in the terminal and in plain
