@@ -233,7 +233,7 @@ def resident_mib() -> float | None:
 def parse_limits(items: list[str]) -> dict[str, float]:
     """``NAME=VALUE`` items as changes to the server's limits (whole numbers where the
     default is one), as `escoba serve --limit` takes them."""
-    from escoba.server.limits import DEFAULT_LIMITS
+    from escoba.server.config import DEFAULT_LIMITS
 
     defaults = dataclasses.asdict(DEFAULT_LIMITS)
     changes: dict[str, float] = {}
@@ -256,7 +256,7 @@ async def serve(args: argparse.Namespace, pauses: Pauses) -> None:
     import uvicorn
 
     from escoba.server.app import create_app
-    from escoba.server.limits import DEFAULT_LIMITS
+    from escoba.server.config import DEFAULT_LIMITS, Settings
     from escoba.server.transport import raise_open_files_limit, server_config
 
     changes = parse_limits(args.limit)
@@ -265,7 +265,7 @@ async def serve(args: argparse.Namespace, pauses: Pauses) -> None:
     changes.setdefault("computer_workers", default_workers())
     limits = DEFAULT_LIMITS.replace(**changes)
     database = args.database or f"sqlite:///{Path.cwd() / 'gc_pauses.db'}"
-    application = create_app(database, pace=args.pace, limits=limits)
+    application = create_app(Settings(database_url=database, pace=args.pace, limits=limits))
     raise_open_files_limit()
     server = uvicorn.Server(
         server_config(application, host=args.host, port=args.port, limits=limits)

@@ -29,6 +29,7 @@ from sqlalchemy import insert
 
 from escoba import Game, RuleSet
 from escoba.server.app import create_app
+from escoba.server.config import Settings
 from escoba.server.storage import MatchRow, RoomRow, SeatRow, Storage
 
 
@@ -91,7 +92,7 @@ def main() -> None:
             task = progress.add_task("starting the server", total=options.runs)
             for run in range(options.runs):
                 started = time.perf_counter()
-                with TestClient(create_app(url, pace=0)) as client:
+                with TestClient(create_app(Settings(database_url=url, pace=0))) as client:
                     assert client.get("/api/presets").status_code == 200
                     ready.append(time.perf_counter() - started)
                     held = len(client.app.state.hub.rooms)  # type: ignore[attr-defined]

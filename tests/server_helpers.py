@@ -36,7 +36,7 @@ import database_fixtures
 from escoba import Card, Game, InvalidCardError, Play
 from escoba.records import replay
 from escoba.server.app import create_app
-from escoba.server.limits import DEFAULT_LIMITS, Limits
+from escoba.server.config import DEFAULT_LIMITS, DEFAULT_TIMINGS, Limits, Settings, Timings
 
 TIMEOUT = 15.0
 """Seconds to wait for a message that must come (a failing test, never a hanging one)."""
@@ -62,12 +62,19 @@ people. Tests of those limits pass limits of their own."""
 
 @contextmanager
 def running_app(
-    database: Path, *, pace: float = 0.0, limits: Limits = TEST_LIMITS
+    database: Path,
+    *,
+    pace: float = 0.0,
+    limits: Limits = TEST_LIMITS,
+    timings: Timings = DEFAULT_TIMINGS,
 ) -> Iterator[TestClient]:
     """A started app on the test database ``database`` names; leaving the block shuts it
     down."""
     databases = database_fixtures.current()
-    app = create_app(databases.url(database), pace=pace, limits=limits)
+    settings = Settings(
+        database_url=databases.url(database), pace=pace, limits=limits, timings=timings
+    )
+    app = create_app(settings)
     with databases.running(), TestClient(app) as client:
         yield client
 

@@ -51,6 +51,7 @@ from escoba.errors import InvalidMoveError
 from escoba.messages import LANGUAGES
 from escoba.rules import OPTION_NAMES
 from escoba.server.app import WEB, create_app
+from escoba.server.config import Settings
 from escoba.server.protocol import MAX_MESSAGE_BYTES, parse_client_message
 from server_helpers import (
     TEST_LIMITS,
@@ -717,7 +718,7 @@ def endpoints(routes: Sequence[BaseRoute], prefix: str = "") -> list[Endpoint]:
     return found
 
 
-ENDPOINTS = endpoints(create_app("sqlite://").routes)
+ENDPOINTS = endpoints(create_app(Settings(database_url="sqlite://")).routes)
 HTTP_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if not endpoint.websocket]
 WS_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if endpoint.websocket]
 MAX_URL = 60_000

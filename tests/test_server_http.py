@@ -24,6 +24,7 @@ from escoba.errors import RulesError
 from escoba.messages import LANGUAGES
 from escoba.rules import BOOL_OPTIONS, OPTION_NAMES, PRESET_SEATING
 from escoba.server.app import WEB, create_app
+from escoba.server.config import Settings
 from escoba.server.storage import hash_token
 from server_helpers import (
     assert_refused,
@@ -482,7 +483,7 @@ def test_a_finished_match_replays_move_by_move(finished: dict[str, Any]) -> None
 
 @pytest.mark.parametrize("path", ["/", "/room/x", "/history", "/replay/1", "/scorepad"])
 def test_pages_are_html_with_security_headers(tmp_path: Path, path: str) -> None:
-    app = create_app(database_url(tmp_path / "escoba.db"), pace=0)
+    app = create_app(Settings(database_url=database_url(tmp_path / "escoba.db"), pace=0))
     with TestClient(app, raise_server_exceptions=False) as client:
         response = client.get(path)
     assert response.status_code == 200, f"{path}: {response.status_code}"

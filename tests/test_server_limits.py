@@ -28,10 +28,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 import database_fixtures
-from escoba.server import rooms
 from escoba.server.app import create_app
 from escoba.server.computers import Thinkers
-from escoba.server.limits import Limits
+from escoba.server.config import DEFAULT_TIMINGS, Limits, Settings, Timings
 from escoba.server.protocol import CreateRoom
 from escoba.server.storage import MatchRow, Storage, StorageUnavailable
 from server_helpers import (
@@ -68,7 +67,7 @@ def wait_until(condition: Any, timeout: float = TIMEOUT) -> bool:
 @contextmanager
 def live_server(database: Path, limits: Limits) -> Iterator[tuple[Any, int]]:
     """The app on uvicorn on a free port: the app (to read its hub) and the port."""
-    app = create_app(database_url(database), pace=0.0, limits=limits)
+    app = create_app(Settings(database_url=database_url(database), pace=0.0, limits=limits))
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536)
@@ -174,8 +173,12 @@ def create_room_over_http(port: int) -> dict[str, Any]:
 
 
 @contextmanager
-def app_with(tmp_path: Path, **limits: Any) -> Iterator[TestClient]:
-    with running_app(tmp_path / "escoba.db", limits=TEST_LIMITS.replace(**limits)) as client:
+def app_with(
+    tmp_path: Path, timings: Timings = DEFAULT_TIMINGS, **limits: Any
+) -> Iterator[TestClient]:
+    with running_app(
+        tmp_path / "escoba.db", limits=TEST_LIMITS.replace(**limits), timings=timings
+    ) as client:
         yield client
 
 
@@ -348,9 +351,8 @@ def test_only_rooms_in_use_count_their_computer_seats(
     computer seats (it used to until it left memory, ten minutes later); a room just made
     holds them while its creator connects; a full pool of computers refuses rooms with
     computers only."""
-    monkeypatch.setattr(rooms, "CLAIM_SECONDS", 0.5)
     two_computers = {"nickname": "Bo", "players": 3, "seats": ["person", "easy", "easy"]}
-    with app_with(tmp_path, computer_seats_total=3) as client:
+    with app_with(tmp_path, Timings(claim=0.5), computer_seats_total=3) as client:
         first = create_room(client, players=3, seats=["person", "easy", "easy"])
         # Just made: its creator is on the way, so its seats count
         assert_refused(client.post("/api/rooms", json=two_computers), 503, "server_busy")
@@ -457,10 +459,12 @@ def test_only_our_own_pages_open_a_room(tmp_path: Path, origin: str | None, allo
     """A page of another site (a browser names it in Origin) may not open a room's socket;
     clients that are not browsers send no Origin; ``origins`` lets named sites in."""
     app = create_app(
-        database_url(tmp_path / "escoba.db"),
-        pace=0,
-        limits=TEST_LIMITS,
-        origins=["http://friends.example"],
+        Settings(
+            database_url=database_url(tmp_path / "escoba.db"),
+            pace=0,
+            limits=TEST_LIMITS,
+            origins=["http://friends.example"],
+        )
     )
     headers = {} if origin is None else {"origin": origin}
     with database_fixtures.current().running(), TestClient(app) as client:
@@ -512,8 +516,9 @@ def test_a_computer_move_that_fails_to_store_is_tried_again(
     memory, nobody is told of it, and the computer tries again until storage works; the
     match then goes on with every move stored once."""
     failures = failing_writes(monkeypatch)
-    monkeypatch.setattr(rooms, "RETRY_SECONDS", (0.05,))
-    with running_app(tmp_path / "escoba.db", pace=0.5) as client:
+    with running_app(
+        tmp_path / "escoba.db", pace=0.5, timings=Timings(storage_retries=(0.05,))
+    ) as client:
         ticket = create_room(client, seats=["person", "easy"])
         room = ticket["room"]
         with connect(client, room) as peer:
@@ -557,8 +562,9 @@ def test_a_computer_goes_on_as_soon_as_the_database_is_back(
 
     monkeypatch.setattr(Storage, "write_moves", unreachable)
     monkeypatch.setattr(Storage, "answer", unanswered)
-    monkeypatch.setattr(rooms, "RETRY_SECONDS", (10.0,))
-    with running_app(tmp_path / "escoba.db", pace=0.2) as client:
+    with running_app(
+        tmp_path / "escoba.db", pace=0.2, timings=Timings(storage_retries=(10.0,))
+    ) as client:
         ticket = create_room(client, seats=["person", "easy"])
         with connect(client, ticket["room"]) as peer:
             peer.join(ticket["token"])

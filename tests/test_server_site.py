@@ -25,6 +25,7 @@ from escoba import RULESETS, Game
 from escoba.cli import app as cli
 from escoba.server.app import create_app
 from escoba.server.cluster import Cluster, NoAnswer, Payload
+from escoba.server.config import Settings
 from escoba.server.storage import StaleFence, Storage
 from escoba.server.tables import MatchRow
 from redis_fixtures import TestRedis, private_server
@@ -238,7 +239,15 @@ def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
     migrated.migrate()
     migrated.close()
     apps = [
-        create_app(database, pace=0.0, limits=TEST_LIMITS, redis_url=url, redis_prefix="t:")
+        create_app(
+            Settings(
+                database_url=database,
+                pace=0.0,
+                limits=TEST_LIMITS,
+                redis_url=url,
+                redis_prefix="t:",
+            )
+        )
         for _ in range(2)
     ]
     try:

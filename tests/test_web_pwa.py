@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from escoba.catalogue import LANGUAGES
 from escoba.server.app import WEB, create_app
+from escoba.server.config import Settings
 from escoba.server.offline import service_worker
 from test_web_history import finish_a_match, hold
 from web_browser import Server
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
     database = tmp_path_factory.mktemp("pwa") / "escoba.db"
-    with TestClient(create_app(f"sqlite:///{database}", pace=0)) as client:
+    with TestClient(create_app(Settings(database_url=f"sqlite:///{database}", pace=0))) as client:
         yield client
 
 

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..server.limits import DEFAULT_LIMITS, Limits
+from ..server.config import DEFAULT_LIMITS, Limits, Settings
 from . import app
 from .errors import fail
 
@@ -188,15 +188,16 @@ def serve_command(
         fail(f"--database: not a database URL such as sqlite:///path or postgresql://...: {url!r}")
     if redis is not None:
         _check_site(redis, redis_prefix, make_url(url).get_backend_name())
+    settings = Settings(
+        database_url=url,
+        pace=pace,
+        limits=limits,
+        origins=tuple(origins),
+        redis_url=redis,
+        redis_prefix=redis_prefix,
+    )
     try:
-        application = create_app(
-            url,
-            pace=pace,
-            limits=limits,
-            origins=origins,
-            redis_url=redis,
-            redis_prefix=redis_prefix,
-        )
+        application = create_app(settings)
         with application.state.storage.engine.connect():
             pass  # a database that cannot be reached is said now, not as a traceback later
         application.state.storage.migrate()  # and one that is not a database, or too new

@@ -47,11 +47,10 @@ from ..rules import (
 )
 from . import history, memory, offline, scorepad_api, texts_api, tutorial_api
 from .cluster import Cluster
+from .config import DEFAULT_SETTINGS, Settings
 from .connections import RATE_PER_SECOND, Connection
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
-from .lease import DEFAULT_PREFIX
-from .limits import DEFAULT_LIMITS, Limits
 from .protocol import (
     MAX_MESSAGE_BYTES,
     CreateRoom,
@@ -115,30 +114,25 @@ def _validation_text(error: ValidationError | RequestValidationError) -> str:
     return "; ".join(parts)
 
 
-def create_app(
-    database_url: str | None = None,
-    *,
-    pace: float = 0.7,
-    limits: Limits = DEFAULT_LIMITS,
-    origins: Sequence[str] = (),
-    redis_url: str | None = None,
-    redis_prefix: str = DEFAULT_PREFIX,
-) -> FastAPI:
-    """The application on a database (SQLite in the user's data directory by default);
-    ``pace`` is the time in seconds each computer move takes, ``limits`` bound what clients
-    may hold or ask, and ``origins`` are the web origins besides the server's own whose pages
-    may open its WebSockets (``https://example.org``). With ``redis_url`` the process is one
-    of a site of several sharing that Redis (its keys starting with ``redis_prefix``) and the
-    database (see ``cluster``)."""
-    storage = Storage(database_url or default_database_url())
-    allowed_origins = {origin.rstrip("/").lower() for origin in origins}
+def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
+    """The application built from ``settings`` (see :class:`~escoba.server.config.Settings`:
+    the database, SQLite in the user's data directory by default; the computers' pace; the
+    limits; the web origins that may open its WebSockets; a Redis that makes it one process of
+    a site of several; its timings and clock)."""
+    storage = Storage(settings.database_url or default_database_url())
+    limits = settings.limits
+    allowed_origins = {origin.rstrip("/").lower() for origin in settings.origins}
     waves = memory.Waves()  # gives back what a wave of connections leaves, once it is over
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(storage.migrate)
-        cluster = None if redis_url is None else Cluster(redis_url, prefix=redis_prefix)
-        hub = Hub(storage, pace=pace, limits=limits, cluster=cluster)
+        cluster = (
+            None
+            if settings.redis_url is None
+            else Cluster(settings.redis_url, prefix=settings.redis_prefix)
+        )
+        hub = Hub(storage, settings, cluster=cluster)
         app.state.hub = hub
         if hub.site is not None:
             await hub.site.join()

@@ -9,7 +9,6 @@ import contextlib
 import functools
 import logging
 import re
-import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +20,7 @@ from ..game import Game
 from . import rooms
 from .cluster import Cluster
 from .computers import Thinkers
-from .limits import DEFAULT_LIMITS, Limits
+from .config import DEFAULT_SETTINGS, Settings
 from .nicknames import NicknameError, clean_nickname
 from .protocol import CreateRoom, JoinRoom, SeatTicket
 from .rooms import Refusal, Room, SeatState, rules_of, session_of
@@ -41,13 +40,6 @@ ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 without asking storage."""
 STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
-EXPIRE_EVERY: Final = 600.0
-"""Seconds between sweeps of abandoned matches out of storage."""
-CANCEL_SECONDS: Final = 0.5
-"""On closing, a task not ended this long after it was cancelled is cancelled again."""
-PROBE_SECONDS: Final = 0.25
-"""While storage fails, it is asked whether it answers again this often (once for all
-rooms), so that they go on as soon as it is back."""
 
 
 def _nickname(nickname: str) -> str:
@@ -63,16 +55,17 @@ class Hub:
     def __init__(
         self,
         storage: Storage,
+        settings: Settings = DEFAULT_SETTINGS,
         *,
-        pace: float = 0.7,
-        limits: Limits = DEFAULT_LIMITS,
         cluster: Cluster | None = None,
     ) -> None:
         self.storage = storage
         self.site = None if cluster is None else Site(self, cluster)
         """The site of several processes this one is part of (None: it serves alone)."""
-        self.pace = pace
-        self.limits = limits
+        self.pace = settings.pace
+        self.limits = settings.limits
+        self.timings = settings.timings
+        self.clock = settings.clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._created: dict[str, deque[tuple[float, int]]] = {}
@@ -82,7 +75,7 @@ class Hub:
         self._creating_rooms = 0
         self._io = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="escoba-storage")
         self.writer = MoveWriter(storage)
-        self.thinkers = Thinkers(limits.computer_workers, limits.computer_backlog)
+        self.thinkers = Thinkers(self.limits.computer_workers, self.limits.computer_backlog)
         self._tasks: set[asyncio.Task[None]] = set()
         self._probe: asyncio.Task[None] | None = None
         self._storage_back = asyncio.Event()
@@ -111,7 +104,7 @@ class Hub:
 
     async def storage_back(self, wait: float) -> None:
         """Wait ``wait`` seconds, or less if storage, which failed, answers again first: a
-        database that was out of reach is asked every ``PROBE_SECONDS`` by one probe for
+        database that was out of reach is asked every ``timings.storage_probe`` by one probe for
         every room waiting on it; one that answers but still refuses (a full disk) is tried
         again after ``wait``."""
         back = self._storage_back
@@ -119,8 +112,12 @@ class Hub:
             self._probe = asyncio.get_running_loop().create_task(self._probe_storage())
             self._tasks.add(self._probe)
             self._probe.add_done_callback(self._tasks.discard)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(back.wait(), wait)
+        waits = {asyncio.ensure_future(back.wait()), asyncio.ensure_future(self.clock.sleep(wait))}
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for pending in waits:
+                pending.cancel()
 
     async def _probe_storage(self) -> None:
         loop = asyncio.get_running_loop()
@@ -130,7 +127,7 @@ class Hub:
                 await loop.run_in_executor(self._io, self.storage.answer)
             except StorageUnavailable:
                 failed = True
-                await asyncio.sleep(PROBE_SECONDS)
+                await self.clock.sleep(self.timings.storage_probe)
                 continue
             if failed:
                 back, self._storage_back = self._storage_back, asyncio.Event()
@@ -142,20 +139,20 @@ class Hub:
     async def _sweep(self) -> None:
         """Let go of rooms nobody has used for a while (their matches are in storage and load
         again when someone comes back) and delete abandoned matches from storage."""
-        expired_at = 0.0
+        expired_at: float | None = None
         while True:
-            await asyncio.sleep(min(60.0, self.limits.room_idle))
+            await self.clock.sleep(min(60.0, self.limits.room_idle))
             self.evict_idle()
             self._forget_old_creations()
-            if time.monotonic() - expired_at >= EXPIRE_EVERY:
-                expired_at = time.monotonic()
+            if expired_at is None or self.clock.now() - expired_at >= self.timings.expire_every:
+                expired_at = self.clock.now()
                 with contextlib.suppress(Refusal):
                     await self.expire()
 
     def evict_idle(self, idle_seconds: float | None = None) -> int:
         """Drop the idle rooms from memory; how many."""
         wait = self.limits.room_idle if idle_seconds is None else idle_seconds
-        now = time.monotonic()
+        now = self.clock.now()
         idle = [
             room_id
             for room_id, room in self.rooms.items()
@@ -180,7 +177,7 @@ class Hub:
     async def room(self, room_id: str) -> Room:
         room = self.rooms.get(room_id)
         if room is not None:
-            room.last_active = time.monotonic()
+            room.last_active = self.clock.now()
             return room
         if not ROOM_ID.fullmatch(room_id):
             raise Refusal("not_found", "no room has this link", 404)
@@ -289,7 +286,7 @@ class Hub:
                 "or play with friends",
                 503,
             )
-        entry = (time.monotonic(), computers)
+        entry = (self.clock.now(), computers)
         self._created.setdefault(address, deque()).append(entry)
         self._creating += computers
         self._creating_rooms += 1
@@ -306,7 +303,7 @@ class Hub:
                 recent.remove(entry)
 
     def _forget_old_creations(self) -> None:
-        oldest = time.monotonic() - self.limits.rooms_window
+        oldest = self.clock.now() - self.limits.rooms_window
         for address in list(self._created):
             recent = self._created[address]
             while recent and recent[0][0] < oldest:
@@ -355,7 +352,7 @@ class Hub:
             self._unreserve(address, entry, made=made)
         if room.match_id != match.id:  # pragma: no cover - a new room has one match
             raise Refusal("storage_failed", "the new room could not be read back", 503)
-        room.claimed_at = time.monotonic()  # its creator is on the way: in use meanwhile
+        room.claimed_at = self.clock.now()  # its creator is on the way: in use meanwhile
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
@@ -384,7 +381,7 @@ class Hub:
                 raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
             room.seats[seat].nickname = nickname
             room.seats[seat].token_hash = hash_token(token)
-            room.claimed_at = time.monotonic()
+            room.claimed_at = self.clock.now()
             room.broadcast()
             await self.tell(room, {"kind": "seats"})
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
@@ -396,7 +393,7 @@ class Hub:
             # Redis client's, caught mid-call) would otherwise keep a loop going forever
             for task in tasks:
                 task.cancel()
-            await asyncio.wait(tasks, timeout=CANCEL_SECONDS)
+            await asyncio.wait(tasks, timeout=self.timings.cancel_again)
             tasks = [task for task in tasks if not task.done()]
         for task in every:
             if not task.cancelled() and task.exception() is not None:

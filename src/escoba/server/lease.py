@@ -30,6 +30,8 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 
+from .config import DEFAULT_PREFIX
+
 __all__ = [
     "DEFAULT_PREFIX",
     "Lease",
@@ -39,9 +41,6 @@ __all__ = [
     "connect",
     "unavailable",
 ]
-
-DEFAULT_PREFIX: Final = "escoba:"
-"""The start of every key of ours, so that a Redis shared with others keeps them apart."""
 
 MAX_CONNECTIONS: Final = 10_000
 """Connections to Redis one client may open, as many as Redis itself takes by default

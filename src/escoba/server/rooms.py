@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -61,15 +60,6 @@ __all__ = ["Refusal", "Room", "SeatState"]
 
 log = logging.getLogger("escoba.server")
 
-RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
-"""Pauses before a computer tries again to store a move that storage refused (the last one
-repeats until storage works); cut short as soon as a database that was out of reach
-answers again."""
-
-
-CLAIM_SECONDS: Final = 30.0
-"""A room whose seat was just handed out counts as in use this long, while its person
-connects."""
 
 RESTARTING: Final = ("restarting", "the server is restarting: try again in a moment", 503)
 """The refusal of an intention no process can act on now (the room's owner is gone and not
@@ -120,8 +110,8 @@ class Room:
         self._hints: dict[int, asyncio.Task[None]] = {}
         """The hint being worked out for each seat, if any."""
         self._hint_rates: dict[int, TokenBucket] = {}
-        self.last_active = time.monotonic()
-        self.claimed_at = -CLAIM_SECONDS
+        self.last_active = hub.clock.now()
+        self.claimed_at: float | None = None
         """When its seat was last handed out: its person is on the way (in use meanwhile)."""
         # Several processes (``escoba serve --redis``): the owner applies the moves under its
         # lease's fencing token; a replica follows them and asks the owner to play.
@@ -152,7 +142,10 @@ class Room:
             bool(self.connections)
             or (bool(self.remote_online) and not self.replica)
             or playing
-            or time.monotonic() - self.claimed_at < CLAIM_SECONDS
+            or (
+                self.claimed_at is not None
+                and self.hub.clock.now() - self.claimed_at < self.hub.timings.claim
+            )
         )
 
     def idle(self) -> bool:
@@ -317,7 +310,7 @@ class Room:
 
     async def handle(self, connection: Connection, message: object) -> None:
         """Act on one client message; a refusal raises :class:`Refusal` and changes nothing."""
-        self.last_active = time.monotonic()
+        self.last_active = self.hub.clock.now()
         current = self.hub.rooms.setdefault(self.id, self)  # back in memory if let go
         if current is not self:  # let go and loaded again meanwhile: this copy is stale
             raise Refusal("room_reloaded", "the room was reloaded meanwhile: connect again")
@@ -413,7 +406,7 @@ class Room:
                 )
 
     def leave(self, connection: Connection) -> None:
-        self.last_active = time.monotonic()
+        self.last_active = self.hub.clock.now()
         connection.close()
         if connection in self.connections:
             self.connections.discard(connection)
@@ -668,9 +661,9 @@ class Room:
                 return
             turn = self.session.computer_turn()
             asked_at = self.position
-            started = time.monotonic()
+            started = self.hub.clock.now()
             move = await self.hub.thinkers.choose(turn, self.id)
-            await asyncio.sleep(max(0.0, self.hub.pace - (time.monotonic() - started)))
+            await self.hub.clock.sleep(max(0.0, self.hub.pace - (self.hub.clock.now() - started)))
             async with self.lock:
                 if self.position != asked_at:
                     continue  # a rematch or a reload meanwhile: think again
@@ -681,7 +674,7 @@ class Room:
                 else:
                     failures = 0
                     continue
-            await self.hub.storage_back(RETRY_SECONDS[min(failures, len(RETRY_SECONDS)) - 1])
+            await self.hub.storage_back(self.hub.timings.storage_retry(failures))
 
     async def close(self) -> None:
         tasks = [task for task in (self._computers, *self._hints.values()) if task is not None]

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -38,8 +37,6 @@ T = TypeVar("T")
 
 FAILOVER_SECONDS: Final = LEASE_MS / 1000 + 2 * UPKEEP_SECONDS
 """How long a play sent through a replica waits for its room's owner to be replaced."""
-RETRY_SECONDS: Final = 0.25
-"""Pause between looks for the room's new owner."""
 
 
 class Site:
@@ -200,7 +197,7 @@ class Site:
                         )
             if loop.time() >= deadline:
                 raise Refusal(*RESTARTING)
-            await asyncio.sleep(RETRY_SECONDS)
+            await self.hub.clock.sleep(self.hub.timings.owner_retry)
 
     async def _answer(self, request: Payload) -> Payload:
         """Act on an intention another process's connection sent to this room's owner."""
@@ -214,7 +211,7 @@ class Site:
             message = parse_client_message(json.dumps(request.get("message")))
             if not isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
                 raise Refusal("bad_message", "only plays, take backs and rematches are sent on")
-            room.last_active = time.monotonic()
+            room.last_active = self.hub.clock.now()
             await room.act(seat, message)
         except Refusal as refusal:
             return {"error": {**refusal.to_message().model_dump(), "status": refusal.status}}

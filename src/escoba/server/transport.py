@@ -55,7 +55,7 @@ from websockets.exceptions import (
     TooManyHeaders,
 )
 
-from .limits import Limits
+from .config import Limits
 from .protocol import ErrorMessage
 
 __all__ = [
