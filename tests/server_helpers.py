@@ -15,10 +15,12 @@ every test module; a module that needs another ``client`` defines its own, which
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -36,7 +38,15 @@ import database_fixtures
 from escoba import Card, Game, InvalidCardError, Play
 from escoba.records import replay
 from escoba.server.app import create_app
-from escoba.server.config import DEFAULT_LIMITS, DEFAULT_TIMINGS, Limits, Settings, Timings
+from escoba.server.config import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMINGS,
+    SYSTEM_CLOCK,
+    Clock,
+    Limits,
+    Settings,
+    Timings,
+)
 
 TIMEOUT = 15.0
 """Seconds to wait for a message that must come (a failing test, never a hanging one)."""
@@ -60,6 +70,42 @@ and hints as fast as a test asks: a test module opens many rooms and plays faste
 people. Tests of those limits pass limits of their own."""
 
 
+class ManualClock:
+    """A clock the test moves on (``advance``) instead of waiting: the app reads its time
+    and its sleepers wake when it passes their hour, whatever thread moves it."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.time = start
+        self._lock = threading.Lock()
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def now(self) -> float:
+        return self.time
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        woken = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._sleepers.append((self.time + seconds, woken))
+        await woken
+
+    def advance(self, seconds: float) -> None:
+        """Move the time on by ``seconds``, waking every sleeper whose hour has come."""
+        with self._lock:
+            self.time += seconds
+            due = [woken for hour, woken in self._sleepers if hour <= self.time]
+            self._sleepers = [entry for entry in self._sleepers if entry[1] not in due]
+        for woken in due:
+            woken.get_loop().call_soon_threadsafe(_wake, woken)
+
+
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():  # a sleeper cancelled meanwhile
+        woken.set_result(None)
+
+
 @contextmanager
 def running_app(
     database: Path,
@@ -67,12 +113,17 @@ def running_app(
     pace: float = 0.0,
     limits: Limits = TEST_LIMITS,
     timings: Timings = DEFAULT_TIMINGS,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> Iterator[TestClient]:
     """A started app on the test database ``database`` names; leaving the block shuts it
     down."""
     databases = database_fixtures.current()
     settings = Settings(
-        database_url=databases.url(database), pace=pace, limits=limits, timings=timings
+        database_url=databases.url(database),
+        pace=pace,
+        limits=limits,
+        timings=timings,
+        clock=clock,
     )
     app = create_app(settings)
     with databases.running(), TestClient(app) as client:

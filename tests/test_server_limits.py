@@ -30,13 +30,14 @@ from sqlalchemy import update
 import database_fixtures
 from escoba.server.app import create_app
 from escoba.server.computers import Thinkers
-from escoba.server.config import DEFAULT_TIMINGS, Limits, Settings, Timings
+from escoba.server.config import DEFAULT_TIMINGS, SYSTEM_CLOCK, Clock, Limits, Settings, Timings
 from escoba.server.protocol import CreateRoom
 from escoba.server.storage import MatchRow, Storage, StorageUnavailable
 from server_helpers import (
     TEST_LIMITS,
     TIMEOUT,
     Closed,
+    ManualClock,
     assert_refused,
     connect,
     create_room,
@@ -174,10 +175,13 @@ def create_room_over_http(port: int) -> dict[str, Any]:
 
 @contextmanager
 def app_with(
-    tmp_path: Path, timings: Timings = DEFAULT_TIMINGS, **limits: Any
+    tmp_path: Path,
+    timings: Timings = DEFAULT_TIMINGS,
+    clock: Clock = SYSTEM_CLOCK,
+    **limits: Any,
 ) -> Iterator[TestClient]:
     with running_app(
-        tmp_path / "escoba.db", limits=TEST_LIMITS.replace(**limits), timings=timings
+        tmp_path / "escoba.db", limits=TEST_LIMITS.replace(**limits), timings=timings, clock=clock
     ) as client:
         yield client
 
@@ -344,21 +348,25 @@ def waiting_for_people(client: TestClient, room: str) -> bool:
 
 
 @pytest.mark.slow
-def test_only_rooms_in_use_count_their_computer_seats(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_only_rooms_in_use_count_their_computer_seats(tmp_path: Path) -> None:
     """A room nobody is connected to, whose computers wait for a person, does not hold its
     computer seats (it used to until it left memory, ten minutes later); a room just made
-    holds them while its creator connects; a full pool of computers refuses rooms with
-    computers only."""
+    holds them while its creator connects (``timings.claim``); a full pool of computers
+    refuses rooms with computers only."""
     two_computers = {"nickname": "Bo", "players": 3, "seats": ["person", "easy", "easy"]}
-    with app_with(tmp_path, Timings(claim=0.5), computer_seats_total=3) as client:
+    clock = ManualClock()
+    claim = DEFAULT_TIMINGS.claim
+    with app_with(tmp_path, clock=clock, computer_seats_total=3) as client:
         first = create_room(client, players=3, seats=["person", "easy", "easy"])
-        # Just made: its creator is on the way, so its seats count
+        # Just made: its creator is on the way, so its seats count, until the claim is over
         assert_refused(client.post("/api/rooms", json=two_computers), 503, "server_busy")
+        clock.advance(claim - 1)
+        assert_refused(client.post("/api/rooms", json=two_computers), 503, "server_busy")
+        clock.advance(1)
         assert wait_until(lambda: waiting_for_people(client, first["room"]))
         second = client.post("/api/rooms", json=two_computers)
         assert second.status_code == 201, second.text
+        clock.advance(claim)
         assert wait_until(lambda: waiting_for_people(client, second.json()["room"]))
         with connect(client, first["room"]) as one, connect(client, second.json()["room"]) as two:
             one.join(first["token"])
