@@ -599,13 +599,15 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
 
     from typer.testing import CliRunner
 
-    import escoba.cli
+    import escoba.cli.root
     import escoba.tui
 
     monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
     terminal = types.SimpleNamespace(isatty=lambda: True)
     monkeypatch.setattr(
-        escoba.cli, "sys", types.SimpleNamespace(stdin=terminal, stdout=terminal, exit=sys.exit)
+        escoba.cli.root,
+        "sys",
+        types.SimpleNamespace(stdin=terminal, stdout=terminal, exit=sys.exit),
     )
     started: list[tuple[str, object]] = []
     monkeypatch.setattr(

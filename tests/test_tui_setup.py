@@ -240,13 +240,13 @@ def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Session]:
     import sys
     import types
 
-    import escoba.cli
+    import escoba.cli.root
     import escoba.tui
 
     monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
     tty = types.SimpleNamespace(isatty=lambda: True)
     monkeypatch.setattr(
-        escoba.cli, "sys", types.SimpleNamespace(stdin=tty, stdout=tty, exit=sys.exit)
+        escoba.cli.root, "sys", types.SimpleNamespace(stdin=tty, stdout=tty, exit=sys.exit)
     )
     started: list[Session] = []
     monkeypatch.setattr(escoba.tui, "run_app", lambda session, storage: started.append(session))
@@ -256,7 +256,7 @@ def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Session]:
 def test_play_on_a_terminal_shows_the_setup_screen(
     terminal: list[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import escoba.cli
+    import escoba.cli.root
 
     shown: list[SetupChoice] = []
     chosen = SetupChoice(
@@ -303,7 +303,7 @@ def test_play_on_a_terminal_shows_the_setup_screen(
 def test_quick_skips_the_setup_screen(
     terminal: list[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import escoba.cli
+    import escoba.cli.root
 
     def never(self: SetupApp) -> SetupChoice | None:
         raise AssertionError("the setup screen was shown")
@@ -323,7 +323,7 @@ def test_quick_skips_the_setup_screen(
 def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
     terminal: list[Session], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import escoba.cli
+    import escoba.cli.root
 
     shown: list[SetupChoice] = []
 

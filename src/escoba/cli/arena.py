@@ -15,10 +15,10 @@ from rich.table import Table
 from ..ai import LEVELS
 from ..arena import ArenaGame, ArenaResult, Entrant, play_arena
 from ..errors import EscobaError
-from . import app
 from .errors import fail
 from .options import BASE_PRESET, Partnerships, RulesPreset, Seed, Settings, rules_from, rules_title
 from .progress import progress_bar
+from .root import app
 
 __all__ = ["arena_command"]
 

@@ -29,8 +29,8 @@ from ..tutorial import (
     side_names,
     step_text,
 )
-from . import app, full_screen
 from .options import Plain, parse_deck, parse_language
+from .root import app, full_screen
 
 __all__ = ["learn_command", "plain_tutorial"]
 

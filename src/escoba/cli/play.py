@@ -11,7 +11,6 @@ import typer
 from ..cards import DeckStyle
 from ..errors import EscobaError
 from ..rules import PRESET_SEATING, RuleSet
-from . import app, full_screen
 from .errors import fail
 from .options import (
     BASE_PRESET,
@@ -25,6 +24,7 @@ from .options import (
     parse_level,
     rules_from,
 )
+from .root import app, full_screen
 
 __all__ = ["play_command"]
 

@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from . import app, full_screen
 from .errors import fail
 from .options import Deck, Language, Plain
+from .root import app, full_screen
 
 __all__ = ["replay_command"]
 

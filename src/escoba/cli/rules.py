@@ -21,7 +21,6 @@ from ..cheatsheet import (
     summary,
 )
 from ..rules import RULESETS, RuleSet
-from . import app
 from .options import (
     BASE_PRESET,
     Deck,
@@ -31,6 +30,7 @@ from .options import (
     rules_from,
     rules_title,
 )
+from .root import app
 
 __all__ = ["rules_command"]
 

@@ -11,8 +11,8 @@ from typing import Annotated
 import typer
 
 from ..server.config import DEFAULT_LIMITS, Limits, Settings
-from . import app
 from .errors import fail
+from .root import app
 
 __all__ = ["MAX_COMPUTER_WORKERS", "serve_command"]
 

@@ -14,7 +14,6 @@ from ..cheatsheet import category_label
 from ..errors import EscobaError
 from ..scoring import categories_in_play
 from ..simulate import SimulationSummary, simulate
-from . import app
 from .errors import fail
 from .options import (
     BASE_PRESET,
@@ -28,6 +27,7 @@ from .options import (
     rules_title,
 )
 from .progress import progress_bar
+from .root import app
 
 __all__ = ["simulate_command"]
 
