@@ -24,8 +24,9 @@ import pytest
 from sqlalchemy import select
 
 from escoba import RULESETS, Game, Play
-from escoba.server.lease import Lease, Leases, StoreUnavailable, connect
-from escoba.server.storage import MoveWrite, StaleFence, Storage
+from escoba.server.errors import BusUnavailable, StaleFence
+from escoba.server.lease import Lease, Leases, connect
+from escoba.server.storage import MoveWrite, Storage
 from escoba.server.tables import MoveRow
 from escoba.server.writer import MoveWriter
 from redis_fixtures import TestRedis
@@ -238,7 +239,7 @@ def test_a_redis_that_is_not_there_is_a_clear_error() -> None:
             ]
             for call in calls:
                 with pytest.raises(
-                    StoreUnavailable, match=f"Redis at 127.0.0.1:{port} cannot be reached"
+                    BusUnavailable, match=f"Redis at 127.0.0.1:{port} cannot be reached"
                 ):
                     await call
         finally:

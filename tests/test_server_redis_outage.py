@@ -23,9 +23,8 @@ from redis.asyncio import Redis
 from escoba.server import cluster as cluster_module
 from escoba.server import site as site_module
 from escoba.server.cluster import Cluster, Payload, Reach
-from escoba.server.lease import StoreUnavailable
+from escoba.server.errors import BusUnavailable, Refusal
 from escoba.server.protocol import PlayMessage
-from escoba.server.rooms import Refusal
 from escoba.server.site import Site
 from redis_fixtures import REQUIRED, private_server
 from server_helpers import free_port
@@ -117,7 +116,7 @@ async def every_call_fails(site: Site, room: FakeRoom) -> None:
         cluster.renew({room.id: 3}),
         cluster.ask("another-process", {"room": room.id}),
     ):
-        with pytest.raises(StoreUnavailable):
+        with pytest.raises(BusUnavailable):
             await call
     await cluster.release(room.id, 3)  # a release that fails is let be
 
@@ -130,7 +129,7 @@ def counted_beats(cluster: Cluster) -> list[bool]:
     async def counted() -> None:
         try:
             await beat()
-        except StoreUnavailable:
+        except BusUnavailable:
             beats.append(False)
             raise
         beats.append(True)
@@ -285,7 +284,7 @@ def test_what_a_call_begun_before_a_change_finds_is_stale() -> None:
     logger.addHandler(handler)
     try:
         reach = Reach("cache:6379")
-        gone = StoreUnavailable("Redis at cache:6379 cannot be reached: Connection refused")
+        gone = BusUnavailable("Redis at cache:6379 cannot be reached: Connection refused")
         before = reach.turn()
         reach.failed("telling a room event", gone, reach.turn())
         assert not reach.reached

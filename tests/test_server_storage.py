@@ -45,6 +45,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from escoba import RULESETS, Game, InitialSweep, Redeal, RuleSet
+from escoba.server.errors import StorageUnavailable
 from escoba.server.storage import (
     MAX_ID,
     MIGRATIONS,
@@ -55,7 +56,6 @@ from escoba.server.storage import (
     SeatRow,
     SeatTaken,
     Storage,
-    StorageUnavailable,
     hash_token,
     token_matches,
 )

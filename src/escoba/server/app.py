@@ -49,6 +49,7 @@ from . import history, memory, offline, scorepad_api, texts_api, tutorial_api
 from .cluster import Cluster
 from .config import DEFAULT_SETTINGS, Settings
 from .connections import RATE_PER_SECOND, Connection
+from .errors import Refusal
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from .hub import Hub
 from .protocol import (
@@ -66,7 +67,7 @@ from .protocol import (
     parse_client_message,
     result_view,
 )
-from .rooms import Refusal, Room
+from .rooms import Room
 from .storage import Storage, default_database_url
 from .transport import address_key
 

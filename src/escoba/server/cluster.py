@@ -39,7 +39,8 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from .lease import DEFAULT_PREFIX, Lease, Leases, StoreUnavailable, address, connect, unavailable
+from .errors import BusUnavailable
+from .lease import DEFAULT_PREFIX, Lease, Leases, address, connect, unavailable
 
 __all__ = ["LEASE_MS", "Cluster", "NoAnswer", "Reach"]
 
@@ -106,7 +107,7 @@ class Reach:
         self._out_since = None
         self._turn += 1
 
-    def failed(self, doing: str, error: StoreUnavailable, since: int) -> None:
+    def failed(self, doing: str, error: BusUnavailable, since: int) -> None:
         """A call stamped ``since``, ``doing`` something, failed with ``error``."""
         if self._out_since is not None or since != self._turn:
             log.debug("Redis: %s failed: %s", doing, error)  # said already, or stale
@@ -185,17 +186,17 @@ class Cluster:
                 await self._listener
         for task in list(self._tasks):
             task.cancel()
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(BusUnavailable):
             await self._reaching("leaving", self.redis.delete(self._alive_key(self.id)))
         await self.redis.aclose()
 
     async def _reaching(self, doing: str, call: Awaitable[_T]) -> _T:
         """Await a call to Redis (``doing`` says what for), its failures as
-        :class:`StoreUnavailable`, and tell :attr:`reach` whether Redis answered."""
+        :class:`BusUnavailable`, and tell :attr:`reach` whether Redis answered."""
         since = self.reach.turn()
         try:
             result = await call
-        except StoreUnavailable as error:  # a lease's call, already ours
+        except BusUnavailable as error:  # a lease's call, already ours
             self.reach.failed(doing, error, since)
             raise
         except (redis_errors.RedisError, OSError) as error:
@@ -282,7 +283,7 @@ class Cluster:
             log.exception("a request from %s could not be answered", request.get("from"))
             reply = {"error": {"code": "restarting", "message": "", "status": 503}}
         answer = {**reply, "kind": "answer", "id": request.get("id")}
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(BusUnavailable):
             await self._reaching(
                 "answering a request",
                 self.redis.publish(self.inbox(str(request.get("from"))), json.dumps(answer)),
@@ -337,7 +338,7 @@ class Cluster:
         return await self._reaching("reading the leases", self.leases.holders(rooms))
 
     async def release(self, room: str, token: int) -> None:
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(BusUnavailable):
             await self._reaching("giving a lease up", self.leases.release(room, token))
 
     # -- presence

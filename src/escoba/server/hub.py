@@ -21,11 +21,12 @@ from . import rooms
 from .cluster import Cluster
 from .computers import Thinkers
 from .config import DEFAULT_SETTINGS, Settings
+from .errors import Refusal, StorageUnavailable
 from .nicknames import NicknameError, clean_nickname
 from .protocol import CreateRoom, JoinRoom, SeatTicket
-from .rooms import Refusal, Room, SeatState, rules_of, session_of
+from .rooms import Room, SeatState, rules_of, session_of
 from .site import Site
-from .storage import SeatTaken, Storage, StorageUnavailable, hash_token
+from .storage import SeatTaken, Storage, hash_token
 from .writer import MoveWriter
 
 __all__ = ["ROOM_ID", "Hub"]

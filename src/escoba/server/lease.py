@@ -16,7 +16,7 @@ process that woke up holds an old token: Redis no longer renews its lease, and t
 stores none of its moves.
 
 Redis is reached through ``redis.asyncio``; a Redis that cannot be reached or fails raises
-:class:`StoreUnavailable`, one error of ours whatever the client raised. Nothing here logs it:
+:class:`BusUnavailable`, one error of ours whatever the client raised. Nothing here logs it:
 a process says an outage once, wherever it is found (``cluster.Reach``).
 """
 
@@ -31,12 +31,12 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 
 from .config import DEFAULT_PREFIX
+from .errors import BusUnavailable
 
 __all__ = [
     "DEFAULT_PREFIX",
     "Lease",
     "Leases",
-    "StoreUnavailable",
     "address",
     "connect",
     "unavailable",
@@ -48,11 +48,6 @@ MAX_CONNECTIONS: Final = 10_000
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-
-
-class StoreUnavailable(Exception):  # noqa: N818 (a state of Redis, not a mistake)
-    """Redis cannot be reached or failed: nothing is known of the leases until it is back,
-    so a process must stop applying moves to its rooms rather than guess."""
 
 
 def connect(url: str, *, timeout: float = 2.0) -> Redis:
@@ -79,18 +74,18 @@ def address(redis: Redis) -> str:
     return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
 
 
-def unavailable(redis: Redis, error: Exception) -> StoreUnavailable:
+def unavailable(redis: Redis, error: Exception) -> BusUnavailable:
     """The client's failure (or the system's, on its socket) as ours, saying which Redis and
     whether it could not be reached or answered with an error."""
     if isinstance(error, redis_errors.ConnectionError | redis_errors.TimeoutError | OSError):
-        return StoreUnavailable(f"Redis at {address(redis)} cannot be reached: {error}")
-    return StoreUnavailable(f"Redis at {address(redis)} failed: {error}")
+        return BusUnavailable(f"Redis at {address(redis)} cannot be reached: {error}")
+    return BusUnavailable(f"Redis at {address(redis)} failed: {error}")
 
 
 def _reaching(
     method: Callable[Concatenate[Leases, _P], Awaitable[_R]],
 ) -> Callable[Concatenate[Leases, _P], Awaitable[_R]]:
-    """Turn the client's failures into :class:`StoreUnavailable`."""
+    """Turn the client's failures into :class:`BusUnavailable`."""
 
     @functools.wraps(method)
     async def reaching(leases: Leases, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:

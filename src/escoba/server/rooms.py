@@ -15,7 +15,7 @@ import logging
 import secrets
 from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from ..ai.coach import MoveAdvice
 from ..cards import DeckStyle
@@ -28,6 +28,7 @@ from ..records import TAKE_BACK
 from ..rules import RULESETS, RuleSet, preset_name
 from .computers import Busy
 from .connections import Connection, TokenBucket
+from .errors import RESTARTING, Refusal, StaleFence
 from .protocol import (
     ErrorMessage,
     EventView,
@@ -51,32 +52,14 @@ from .protocol import (
     move_view,
     parse_move,
 )
-from .storage import MoveWrite, SeatRow, StaleFence, StoredRoom, token_matches
+from .storage import MoveWrite, SeatRow, StoredRoom, token_matches
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Refusal", "Room", "SeatState"]
+__all__ = ["Room", "SeatState"]
 
 log = logging.getLogger("escoba.server")
-
-
-RESTARTING: Final = ("restarting", "the server is restarting: try again in a moment", 503)
-"""The refusal of an intention no process can act on now (the room's owner is gone and not
-yet replaced, or Redis cannot be reached)."""
-
-
-class Refusal(Exception):  # noqa: N818 (a refusal is not a failure of the server)
-    """An action refused with a code and a clear message; nothing was changed."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-    def to_message(self) -> ErrorMessage:
-        return ErrorMessage(code=self.code, message=self.message)
 
 
 @dataclass

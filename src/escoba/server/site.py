@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from pydantic import ValidationError
 
 from .cluster import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
-from .lease import StoreUnavailable
+from .errors import RESTARTING, BusUnavailable, Refusal, StaleFence
 from .protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
-from .rooms import RESTARTING, Refusal, Room
-from .storage import StaleFence
+from .rooms import Room
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -60,7 +59,7 @@ class Site:
         """A room just read: owned with ``token``, or followed (None)."""
         room.fence = token
         room.replica = token is None
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(BusUnavailable):
             room.remote_online = await self.cluster.presence(room.id)
 
     async def not_loaded(self, room_id: str, token: int | None) -> None:
@@ -90,7 +89,7 @@ class Site:
         for the leases to expire) and say its connections are gone."""
         for task in list(self._presence.values()):
             task.cancel()
-        with contextlib.suppress(StoreUnavailable):
+        with contextlib.suppress(BusUnavailable):
             for room in list(self.hub.rooms.values()):
                 if room.online():
                     await self.cluster.set_presence(room.id, ())
@@ -103,7 +102,7 @@ class Site:
         cluster's reach logs the outage, once)."""
         try:
             return await call
-        except StoreUnavailable:
+        except BusUnavailable:
             raise Refusal(*RESTARTING) from None
 
     async def claim(self, room_id: str) -> int | None:
@@ -128,7 +127,7 @@ class Site:
         moves' numbers, or read every room again once Redis is back."""
         try:
             await self.cluster.publish(room.id, event)
-        except StoreUnavailable as error:
+        except BusUnavailable as error:
             log.debug("room %s: its event could not be told: %s", room.id, error)
 
     def lost(self, room: Room) -> None:
@@ -154,7 +153,7 @@ class Site:
             room.presence_changed = False
             try:
                 await self.cluster.set_presence(room.id, room.online())
-            except StoreUnavailable as error:
+            except BusUnavailable as error:
                 log.debug("room %s: who is connected cannot be told: %s", room.id, error)
                 return
 
@@ -183,7 +182,7 @@ class Site:
                     if error.heard:  # it may have acted: only the client may try again
                         log.warning("room %s: its owner did not answer (%s)", room.id, error)
                         raise Refusal(*RESTARTING) from None
-                except StoreUnavailable:
+                except BusUnavailable:
                     raise Refusal(*RESTARTING) from None
                 else:
                     refused = reply.get("error")
@@ -242,7 +241,7 @@ class Site:
     async def _read_presence(self, room: Room) -> None:
         try:
             room.remote_online = await self.cluster.presence(room.id)
-        except StoreUnavailable as error:
+        except BusUnavailable as error:
             log.debug("room %s: who is connected cannot be read: %s", room.id, error)
             return
         async with room.lock:
@@ -338,7 +337,7 @@ class Site:
                     room = self.hub.rooms.get(room_id)
                     if lease is None and room is not None:
                         self.hub.in_background(self._take_over_quietly(room))
-            except StoreUnavailable as error:
+            except BusUnavailable as error:
                 # The rooms are kept as they are until Redis is back (the reach says so).
                 log.debug("upkeep: %s", error)
 

@@ -38,6 +38,7 @@ from ..game import Game
 from ..observation import Play
 from ..records import HandRecord, MatchRecord, match_record
 from ..rules import RuleSet
+from .errors import StaleFence, StorageUnavailable
 from .tables import Base, HandRow, MatchRow, MoveRow, RoomRow, SeatRow, now
 
 __all__ = [
@@ -48,9 +49,7 @@ __all__ = [
     "RoomRow",
     "SeatRow",
     "SeatTaken",
-    "StaleFence",
     "Storage",
-    "StorageUnavailable",
     "StoredRoom",
     "default_database_url",
     "hash_token",
@@ -77,25 +76,9 @@ class SeatTaken(Exception):  # noqa: N818 (a state of the room, not a failure)
     """The seat asked for is not a free person's seat (taken meanwhile, or a computer's)."""
 
 
-class StaleFence(Exception):  # noqa: N818 (a state of the room, not a failure)
-    """A write under a fencing token that is not the room's fence (now or any more):
-    another process claimed the room since (see ``lease``). Nothing of the call was stored;
-    the process must give the room up, not try again."""
-
-    def __init__(self, message: str, matches: Collection[int] = ()) -> None:
-        super().__init__(message)
-        self.matches = frozenset(matches)
-        """The matches whose moves were refused (none for a claim)."""
-
-
 def _check_token(token: int) -> None:
     if not 1 <= token <= MAX_FENCE:
         raise ValueError(f"a fencing token is from 1 to {MAX_FENCE}, not {token}")
-
-
-class StorageUnavailable(Exception):  # noqa: N818 (a state of the database, not a mistake)
-    """The database failed (a full disk, a locked or corrupt file, a server gone). The
-    transaction that failed stored nothing; what was committed before stays as it was."""
 
 
 _FAILURES: Final = (sa_exc.DBAPIError, sa_exc.TimeoutError, OSError)

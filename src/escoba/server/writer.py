@@ -7,7 +7,8 @@ import contextlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from .storage import MoveWrite, StaleFence, Storage
+from .errors import StaleFence
+from .storage import MoveWrite, Storage
 
 __all__ = ["MoveWriter"]
 
