@@ -18,7 +18,16 @@ from .errors import (
 from .explanation import HandExplanation, SideTally, explain_hand
 from .game import Game
 from .moves import Move
-from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
+from .observation import (
+    Deal,
+    Event,
+    InitialSweep,
+    Observation,
+    Play,
+    PublicView,
+    Redeal,
+    TakeBack,
+)
 from .rules import RULESETS, RuleSet, preset_name
 from .scoring import CATEGORIES, HandResult, HandScore, score_hand
 from .snapshot import Snapshot
@@ -46,6 +55,7 @@ __all__ = [
     "Move",
     "Observation",
     "Play",
+    "PublicView",
     "Rank",
     "RecordError",
     "Redeal",

@@ -27,7 +27,16 @@ from .captures import capture_masks, legal_keys
 from .cards import DECK, Card, card_set, cards_of_mask
 from .errors import IllegalMoveError, InvalidMoveError, InvalidQueryError, RecordError, RulesError
 from .moves import INTERNED, Move
-from .observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
+from .observation import (
+    Deal,
+    Event,
+    InitialSweep,
+    Observation,
+    Play,
+    PublicView,
+    Redeal,
+    TakeBack,
+)
 from .rules import RuleSet
 from .scoring import HandResult, match_winner, score_masks
 from .snapshot import Snapshot
@@ -629,29 +638,41 @@ class Game:
                 events.append(Deal(i // self._round + 1))
         return tuple(events)
 
+    def _public(self) -> dict[str, Any]:
+        """The fields of :class:`PublicView`, by name: what everybody at the table sees."""
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "partnerships": self.partnerships,
+            "sides": self.sides,
+            "hand_number": self._hand_number,
+            "dealer": self._dealer,
+            "to_move": self.to_move,
+            "table": self.table,
+            "stock_size": self.stock_size,
+            "hand_sizes": self.hand_sizes,
+            "captured": self.captured,
+            "sweeps": self.sweeps,
+            "history": self.history(),
+            "totals": self.totals,
+            "results": self.results,
+            "winner": self._winner,
+        }
+
+    def public_view(self) -> PublicView:
+        """What everybody at the table sees now, and nothing more: the view for a
+        spectator. It holds no hand, no legal moves and no seat."""
+        return PublicView(**self._public())
+
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now: its own hand and everything public."""
+        """What ``seat`` may know now: the public view and its own part (its hand, and its
+        legal moves when it is to move)."""
         self._check_seat(seat)
         return Observation(
+            **self._public(),
             seat=seat,
-            rules=self.rules,
-            players=self.players,
-            partnerships=self.partnerships,
-            sides=self.sides,
-            hand_number=self._hand_number,
-            dealer=self._dealer,
-            to_move=self.to_move,
             hand=self.hand(seat),
-            table=self.table,
-            stock_size=self.stock_size,
-            hand_sizes=self.hand_sizes,
-            captured=self.captured,
-            sweeps=self.sweeps,
-            history=self.history(),
-            totals=self.totals,
-            results=self.results,
             legal_moves=tuple(self.legal_moves()) if seat == self._to_move else (),
-            winner=self._winner,
         )
 
     def snapshot(self) -> Snapshot:

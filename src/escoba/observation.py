@@ -1,16 +1,26 @@
-"""What one seat may know: the public events of a hand and a seat's observation."""
+"""What may be known of a match: the public events of a hand, the public view (what
+everybody at the table sees) and a seat's observation (the public view and its own part)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Final, Literal
 
 from .cards import DECK, Card
 from .moves import Move
 from .rules import RuleSet
 from .scoring import HandResult
 
-__all__ = ["Deal", "Event", "InitialSweep", "Observation", "Play", "Redeal", "TakeBack"]
+__all__ = [
+    "Deal",
+    "Event",
+    "InitialSweep",
+    "Observation",
+    "Play",
+    "PublicView",
+    "Redeal",
+    "TakeBack",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +105,23 @@ class TakeBack:
 
 
 @dataclass(frozen=True, slots=True)
-class Observation:
-    """Everything one seat may know, and nothing more: never another seat's cards or the
-    stock's order."""
+class PublicView:
+    """What everybody at the table sees of a match, and nothing more: what a spectator is
+    shown (:meth:`escoba.Game.public_view`). It has no seat, no hand and no legal moves, so
+    no seat's private knowledge can reach whoever is given one.
 
-    seat: int
+    An :class:`Observation` is a public view with one seat's own part added, so the public
+    fields are defined here once, for both.
+
+    >>> from escoba import RULESETS, Game
+    >>> game = Game(RULESETS["escoba"], players=2, seed=7)
+    >>> view = game.public_view()
+    >>> view.hand_sizes, view.stock_size, len(view.table), view.to_move == game.to_move
+    ((3, 3), 30, 4, True)
+    >>> hasattr(view, "hand"), game.observation(0).public == view
+    (False, True)
+    """
+
     rules: RuleSet
     players: int
     partnerships: bool
@@ -108,8 +130,6 @@ class Observation:
     """Hands finished before this one (0 in the first hand)."""
     dealer: int
     to_move: int | None
-    hand: tuple[Card, ...]
-    """This seat's own cards."""
     table: tuple[Card, ...]
     stock_size: int
     hand_sizes: tuple[int, ...]
@@ -122,9 +142,28 @@ class Observation:
     """The public events of this hand, in order."""
     totals: tuple[int, ...]
     results: tuple[HandResult, ...]
+    winner: int | None
+
+
+_PUBLIC_FIELDS: Final = tuple(public.name for public in fields(PublicView))
+
+
+@dataclass(frozen=True, slots=True)
+class Observation(PublicView):
+    """Everything one seat may know, and nothing more: the public view of the match and the
+    seat's own part (its seat, its hand, its legal moves); never another seat's cards or the
+    stock's order."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    """This seat's own cards."""
     legal_moves: tuple[Move, ...]
     """This seat's legal moves if it is to move, else empty."""
-    winner: int | None
+
+    @property
+    def public(self) -> PublicView:
+        """The public part of this observation: what every seat, and a spectator, sees."""
+        return PublicView(*(getattr(self, name) for name in _PUBLIC_FIELDS))
 
     @property
     def side(self) -> int:

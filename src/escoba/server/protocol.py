@@ -21,7 +21,16 @@ from ..ai import LEVELS
 from ..cards import Card
 from ..explanation import SideTally, explain_hand
 from ..moves import Move
-from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal, TakeBack
+from ..observation import (
+    Deal,
+    Event,
+    InitialSweep,
+    Observation,
+    Play,
+    PublicView,
+    Redeal,
+    TakeBack,
+)
 from ..rules import RuleSet
 from ..scoring import HandResult, categories_in_play
 
@@ -505,25 +514,46 @@ def _explained_view(result: HandResult, rules: RuleSet) -> HandResultView:
     )
 
 
-def match_view(observation: Observation, *, spectator: bool = False) -> MatchView:
-    """The view sent to a seat; with ``spectator`` only what everybody at the table sees."""
+def match_view(view: Observation | PublicView, *, spectator: bool = False) -> MatchView:
+    """The view sent to a seat (its :class:`Observation`) or to a spectator (the engine's
+    :class:`PublicView`, ``Game.public_view()``). With ``spectator``, an observation gives
+    its public part only (:attr:`Observation.public`). A spectator's view is built from a
+    PublicView, which has no seat, hand or legal moves: none can reach it."""
+    if isinstance(view, Observation) and not spectator:
+        return _match_view(
+            view,
+            seat=view.seat,
+            hand=[str(card) for card in view.hand],
+            legal=[move_view(move) for move in view.legal_moves],
+        )
+    return _match_view(view.public if isinstance(view, Observation) else view)
+
+
+def _match_view(
+    view: PublicView,
+    *,
+    seat: int | None = None,
+    hand: list[str] | None = None,
+    legal: list[MoveView] | None = None,
+) -> MatchView:
+    """A MatchView of the public fields of ``view`` and, for a seat, its own part."""
     return MatchView(
-        seat=None if spectator else observation.seat,
-        hand_number=observation.hand_number,
-        dealer=observation.dealer,
-        to_move=observation.to_move,
-        hand=[] if spectator else [str(card) for card in observation.hand],
-        table=[str(card) for card in observation.table],
-        stock_size=observation.stock_size,
-        hand_sizes=list(observation.hand_sizes),
-        captured=[_cards(pile) for pile in observation.captured],
-        sweeps=list(observation.sweeps),
-        history=[event_view(event) for event in observation.history],
-        totals=list(observation.totals),
-        results=[result_view(result, observation.rules) for result in observation.results],
-        legal=[] if spectator else [move_view(move) for move in observation.legal_moves],
-        over=observation.winner is not None,
-        winner=observation.winner,
+        seat=seat,
+        hand_number=view.hand_number,
+        dealer=view.dealer,
+        to_move=view.to_move,
+        hand=hand or [],
+        table=[str(card) for card in view.table],
+        stock_size=view.stock_size,
+        hand_sizes=list(view.hand_sizes),
+        captured=[_cards(pile) for pile in view.captured],
+        sweeps=list(view.sweeps),
+        history=[event_view(event) for event in view.history],
+        totals=list(view.totals),
+        results=[result_view(result, view.rules) for result in view.results],
+        legal=legal or [],
+        over=view.winner is not None,
+        winner=view.winner,
     )
 
 
