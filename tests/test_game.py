@@ -817,3 +817,250 @@ def test_a_copy_plays_on_alone_and_exactly_as_the_original(how: str) -> None:
         moves = game.legal_moves()
         game.play(moves[choices.randrange(len(moves))])
     assert game.record() == other.record() and game.totals == other.totals
+
+
+# -- explicit chance: decks given to the match ---------------------------------------------
+
+
+def test_a_match_is_dealt_from_the_decks_given() -> None:
+    """RULES.md "A hand" 1 and "Seats, sides, dealer": with ``first_dealer`` and ``decks``
+    given, the named seat deals the first hand from the first deck (three cards to each seat
+    from the seat after the dealer, four to the table, the rest the stock, dealt from the
+    front), the next hand from the next deck, and the seed deals once they run out."""
+    first = build_deck(
+        2, 1, hands={0: "7d 7h 7s", 1: "Kd Kh Ks"}, table="As 2s 3s 4s", rounds=[{0: "Ad 2d 3d"}]
+    )
+    second = build_deck(2, 0, hands={1: "5c 6c 7c"}, table="Jc Qc Kc Ac")
+    game = Game(ESCOBA, 2, seed=99, first_dealer=1, decks=[first, second])
+    assert (game.dealer, game.to_move) == (1, 0)
+    assert set(game.hand(0)) == cards("7d 7h 7s")
+    assert set(game.hand(1)) == cards("Kd Kh Ks")
+    assert set(game.table) == cards("As 2s 3s 4s")
+    assert game.stock_size == 30
+    play_hand(game, random.Random(3))  # the first round is dealt from the stock's front
+    assert game.record()["hands"][0]["deals"] == [first]
+    assert (game.dealer, set(game.hand(1))) == (0, cards("5c 6c 7c"))
+    assert set(game.table) == cards("Jc Qc Kc Ac")
+    play_hand(game, random.Random(4))
+    hands = game.record()["hands"]
+    assert [h["deals"] for h in hands] == [[first], [second], hands[2]["deals"]]
+    assert hands[2]["deals"] not in ([first], [second])  # the seed's shuffle
+
+
+def test_the_decks_given_deal_in_the_order_played() -> None:
+    """RULES.md "A hand" 1: the first round's three cards go to each seat from the seat after
+    the dealer, and every later round comes off the front of the stock in the same order."""
+    deck = build_deck(
+        3, 2, hands={0: "Ad 2d 3d", 1: "4d 5d 6d", 2: "7d Jd Qd"}, rounds=[{0: "Kd Ac 2c"}]
+    )
+    game = Game(ESCOBA, 3, seed=0, first_dealer=2, decks=[deck])
+    assert [" ".join(map(str, game.hand(s))) for s in range(3)] == [
+        "Ad 2d 3d",
+        "4d 5d 6d",
+        "7d Jd Qd",
+    ]
+    assert " ".join(deck[:9]) == "Ad 2d 3d 4d 5d 6d 7d Jd Qd"  # seat 0 first: after dealer 2
+    rng = random.Random(1)
+    for _ in range(9):
+        game.play(random_legal(game, rng))
+    assert set(game.hand(0)) == cards("Kd Ac 2c")
+
+
+def random_legal(game: Game, rng: random.Random) -> Move:
+    return rng.choice(sorted(game.legal_moves(), key=str))
+
+
+@pytest.mark.parametrize(("preset", "players", "partnerships"), SEATED_PRESETS)
+def test_the_decks_of_a_match_deal_the_same_match_as_its_record(
+    preset: str, players: int, partnerships: bool
+) -> None:
+    """DESIGN.md (a match is rebuilt from its deck orders and moves): a match started from
+    another's first dealer and decks and given the same moves is the same match, as
+    Game.from_record rebuilds it, whether every deck is given or the seed deals the last."""
+    rules = RULESETS[preset].replace(target_score=8)
+    original = Game(rules, players, partnerships, seed=31)
+    play_random(original, random.Random(31))
+    record = original.record()
+    decks = [deck for hand in record["hands"] for deck in hand["deals"]]
+    for given in (decks, decks[: len(record["hands"][0]["deals"])]):
+        game = Game(
+            rules,
+            players,
+            partnerships,
+            seed=31,
+            first_dealer=record["first_dealer"],
+            decks=given,
+        )
+        for hand in record["hands"]:
+            for text in hand["moves"]:
+                game.play(text)
+        assert game.record() == record
+        assert game.results == original.results == Game.from_record(record).results
+
+
+def test_a_deal_voided_by_kings_takes_the_next_deck_given() -> None:
+    """RULES.md "A hand" 3 (kings_redeal, Scopa): a deck showing three kings on the table is
+    thrown in and the hand is dealt again from the next deck given; once the decks run out,
+    from the seed."""
+    kings = build_deck(2, 0, table="Kd Kh Ks 5c")
+    plain = build_deck(2, 0, table="As 2h 3s 4c")
+    game = Game(SCOPA, 2, seed=5, first_dealer=0, decks=[kings, plain])
+    assert isinstance(game.history()[0], Redeal)
+    assert set(game.table) == cards("As 2h 3s 4c")
+    assert game.record()["hands"][0]["deals"] == [kings, plain]
+    alone = Game(SCOPA, 2, seed=5, first_dealer=0, decks=[kings])
+    deals = alone.record()["hands"][0]["deals"]
+    assert deals[0] == kings and len(deals) >= 2
+    assert sum(c.value == 10 for c in alone.table) < 3
+
+
+BAD_DECKS: list[tuple[object, list[str]]] = [
+    (build_deck(2, 0)[:39], ["deck 1", "40"]),
+    ([*build_deck(2, 0)[:39], "Ad"], ["deck 1", "Ad", "more than once", "missing"]),
+    ([*build_deck(2, 0)[:39], "Xx"], ["deck 1", "card 40", "Xx"]),
+    ([*build_deck(2, 0)[:39], 7], ["deck 1", "card 40", "not a card"]),
+    ("Ad 2d 3d", ["deck 1", "40 cards"]),
+]
+
+
+@pytest.mark.parametrize(("deck", "fragments"), BAD_DECKS, ids=repr)
+def test_a_bad_deck_given_to_a_match_is_refused(deck: object, fragments: list[str]) -> None:
+    """DESIGN.md "Exceptions" and CONTRIBUTING (bad input gets an error naming what was
+    wrong): a deck that is not the 40 cards once each is refused with a RulesError naming
+    the deck and the fault."""
+    with pytest.raises(RulesError) as raised:
+        Game(ESCOBA, 2, seed=1, decks=[build_deck(2, 0), deck])  # type: ignore[list-item]
+    assert "deck 2" in str(raised.value)
+    with pytest.raises(RulesError) as raised:
+        Game(ESCOBA, 2, seed=1, decks=[deck])  # type: ignore[list-item]
+    for fragment in fragments:
+        assert fragment in str(raised.value), str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("settings", "fragment"),
+    [
+        ({"decks": 5}, "decks"),
+        ({"decks": "Ad 2d"}, "decks"),
+        ({"first_dealer": 2}, "first_dealer"),
+        ({"first_dealer": True}, "first_dealer"),
+        ({"first_dealer": "0"}, "first_dealer"),
+    ],
+    ids=repr,
+)
+def test_bad_chance_settings_are_refused(settings: dict[str, Any], fragment: str) -> None:
+    """DESIGN.md "Exceptions": decks that are not a list of decks, and a first dealer that is
+    not a seat, raise RulesError naming the setting."""
+    with pytest.raises(RulesError, match=fragment):
+        Game(ESCOBA, 2, seed=1, **settings)
+
+
+# -- explicit chance: a hand dealt from a deck once the match has begun --------------------
+
+
+def whole_state(game: Game) -> tuple[object, ...]:
+    return (
+        game.record(),
+        tuple(game.observation(seat) for seat in range(game.players)),
+        game.public_view(),
+        game.snapshot(),
+    )
+
+
+def test_deal_deals_the_current_hand_from_a_deck_given() -> None:
+    """RULES.md "A hand" 1 and 2: Game.deal, before a hand's first move, deals it again from
+    the deck given (hands, table, stock, the initial no_sweep of a table of 15 and its pile),
+    returns the hand's opening events, and the record holds that deck, so the match replays
+    to the same state."""
+    game = Game(ESCOBA, 2, seed=8)
+    play_hand(game, random.Random(8))
+    dealer = game.dealer
+    no_sweep = build_deck(2, dealer, hands={1 - dealer: "Ad 2d 3d"}, table="As 2s 3s 4s")
+    assert sum(c.value for c in table_of_deal(no_sweep, 2)) != 15
+    fifteen = build_deck(2, dealer, hands={1 - dealer: "Ad 2d 3d"}, table="As 2s 5s 7h")
+    opening = game.deal(fifteen)
+    assert opening == game.history() == (Deal(1), InitialSweep(dealer, cards("As 2s 5s 7h"), 1))
+    assert game.sweeps[game.side_of(dealer)] == 1
+    assert game.captured[game.side_of(dealer)] == cards("As 2s 5s 7h")
+    assert (game.table, game.dealer, game.hand_number) == ((), dealer, 1)
+    assert set(game.hand(1 - dealer)) == cards("Ad 2d 3d")
+    assert game.deal(no_sweep) == (Deal(1),)  # dealt again before any move: nothing of the last
+    assert game.sweeps == (0, 0) and game.captured == (frozenset(), frozenset())
+    assert set(game.table) == cards("As 2s 3s 4s")
+    assert game.record()["hands"][1]["deals"] == [no_sweep]
+    play_hand(game, random.Random(9))
+    assert whole_state(Game.from_record(game.record())) == whole_state(game)
+
+
+KINGS = build_deck(2, 0, table="Kd Kh Ks 5c")
+PLAIN = build_deck(2, 0, table="As 2h 3s 4c")
+
+
+def test_deal_takes_a_voided_deal_before_the_deck_played() -> None:
+    """RULES.md "A hand" 3 (kings_redeal, Scopa): the decks given to Game.deal are in the
+    order dealt: a deal voided by three kings first, then the deck the hand is played from."""
+    game = Game(SCOPA, 2, seed=3, first_dealer=0)
+    opening = game.deal(KINGS, PLAIN)
+    assert isinstance(opening[0], Redeal) and set(opening[0].table) == cards("Kd Kh Ks 5c")
+    assert opening[1:] == (Deal(1),)
+    assert game.record()["hands"][0]["deals"] == [KINGS, PLAIN]
+
+
+DEAL_REFUSALS: dict[str, tuple[tuple[object, ...], list[str]]] = {
+    "no deck": ((), ["deck"]),
+    "a short deck": ((PLAIN[:39],), ["deck 1", "40"]),
+    "a bad card": ((PLAIN, [*PLAIN[:39], "Xx"]), ["deck 2", "Xx"]),
+    "a voided deal last": ((KINGS,), ["deck 1", "void", "kings"]),
+    "a deck after a deal that stands": ((PLAIN, KINGS), ["deck 1", "deck 2", "never be dealt"]),
+}
+
+
+@pytest.mark.parametrize("refusal", DEAL_REFUSALS)
+def test_bad_decks_given_to_deal_are_refused_and_change_nothing(refusal: str) -> None:
+    """DESIGN.md "every public way to change state is checked" and RULES.md "A hand" 3:
+    Game.deal refuses no deck, a deck that is not the 40 cards once each, a voided deal with
+    no deck after it, and a deck after a deal that stands, with a RulesError naming the
+    deck; the match is unchanged."""
+    decks, fragments = DEAL_REFUSALS[refusal]
+    game = Game(SCOPA, 2, seed=3, first_dealer=0)
+    before = whole_state(game)
+    with pytest.raises(RulesError) as raised:
+        game.deal(*decks)  # type: ignore[arg-type]
+    for fragment in fragments:
+        assert fragment in str(raised.value), str(raised.value)
+    assert whole_state(game) == before
+
+
+def test_deal_is_refused_once_the_hand_has_begun_or_the_match_is_over() -> None:
+    """DESIGN.md "every public way to change state is checked": a hand is dealt only before
+    its first move (a move taken back still counts: the record keeps it), never once the
+    match is over; the refusal (IllegalMoveError) changes nothing."""
+    deck = build_deck(2, 0)
+    game = Game(ESCOBA, 2, seed=2, first_dealer=0)
+    game.play(game.legal_moves()[0])
+    for attempt in range(2):
+        before = whole_state(game)
+        with pytest.raises(IllegalMoveError, match="hand 1 has begun"):
+            game.deal(deck)
+        assert whole_state(game) == before
+        if attempt == 0:
+            game.take_back()
+    over = Game(ESCOBA.replace(target_score=1), 2, seed=2)
+    play_random(over, random.Random(2))
+    before = whole_state(over)
+    with pytest.raises(IllegalMoveError, match="over"):
+        over.deal(deck)
+    assert whole_state(over) == before
+
+
+def test_a_copy_deals_from_the_decks_given_on_its_own() -> None:
+    """A copy of a match started from given decks deals its later hands from them too, and
+    dealing in one never changes the other."""
+    decks = [build_deck(2, 0, table="As 2s 3s 4s"), build_deck(2, 1, table="Ac 2c 3c 4c")]
+    game = Game(ESCOBA, 2, seed=6, first_dealer=0, decks=decks)
+    other = game.copy()
+    play_hand(game, random.Random(1))
+    play_hand(other, random.Random(2))
+    assert set(game.table) == set(other.table) == cards("Ac 2c 3c 4c")
+    other.deal(decks[0])
+    assert set(game.table) == cards("Ac 2c 3c 4c")

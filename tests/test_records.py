@@ -429,3 +429,15 @@ def test_any_damaged_record_replays_or_raises_record_error(
         assert str(error)
         return
     assert Game.from_record(game.record()).record() == game.record()
+
+
+def test_the_game_never_imports_the_records_module() -> None:
+    """DESIGN.md "No import circle anywhere in src/": the records module imports the game (its
+    replay is a client of Game), and the game reaches neither it nor anything importing it:
+    it writes and reads records through the record's format alone."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("escoba")
+    chain = graph.find_shortest_chain
+    assert chain(importer="escoba.game", imported="escoba.records") is None
+    assert chain(importer="escoba.record_format", imported="escoba.game") is None
+    assert "escoba.game" in graph.find_modules_directly_imported_by("escoba.records")

@@ -1,16 +1,17 @@
 """A match: dealing, turns, hands, match end, observations and records.
 
 The state is kept as ints (bit sets of cards) so that random play and search run fast; the
-public methods turn it into Cards, Moves and immutable observations. Every change of state
-goes through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal moves.
+public methods turn it into Cards, Moves and immutable views. Every change of state goes
+through :meth:`Game.play` or :meth:`Game.play_key`, which accept only legal moves,
+:meth:`Game.take_back`, or :meth:`Game.deal` (chance made explicit), each checked.
 """
 
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ._bits import (
     _SIG_OF,
@@ -25,7 +26,14 @@ from ._bits import (
 )
 from .captures import capture_masks, legal_keys
 from .cards import DECK, Card, card_set, cards_of_mask
-from .errors import IllegalMoveError, InvalidMoveError, InvalidQueryError, RecordError, RulesError
+from .errors import (
+    IllegalMoveError,
+    InvalidCardError,
+    InvalidMoveError,
+    InvalidQueryError,
+    RecordError,
+    RulesError,
+)
 from .moves import INTERNED, Move
 from .observation import (
     Deal,
@@ -37,14 +45,19 @@ from .observation import (
     Redeal,
     TakeBack,
 )
+from .record_format import (
+    TAKE_BACK,
+    MatchRecord,
+    RecordedMatch,
+    hand_record,
+    match_record,
+    parse_record,
+)
 from .rules import RuleSet
 from .scoring import HandResult, match_winner, score_masks
 from .snapshot import Snapshot
 
-if TYPE_CHECKING:
-    from .records import MatchRecord, OnMove
-
-__all__ = ["Game"]
+__all__ = ["Game", "GivenDeck", "OnMove", "replay_moves"]
 _SWEEP: Final = 1 << 46  # log flag beside a move key: this capture scored a sweep
 _KEY: Final = _SWEEP - 1
 _TAKEN_BACK: Final = -1  # a take back among a hand's recorded moves
@@ -57,6 +70,9 @@ _DEALT: dict[int, Play] = {}  # (entry << 2 | seat) << 6 | round -> that play, t
 _OPENING: Final = (_DEALS[1],)  # how most hands open: one deal
 
 Deck = tuple[int, ...]
+GivenDeck = Sequence[Card | str]
+"""A deck given to deal from: the 40 cards in dealing order, as Cards or their texts (a
+record's deal is one)."""
 
 
 # Play's slots, set one by one: what a frozen dataclass's __init__ does, without its
@@ -168,7 +184,7 @@ class _HandLog:
 class Game:
     """A match of Escoba, Scopa, Scopone or Escova between 2, 3 or 4 seats.
 
-    >>> from escoba import RULESETS
+    >>> from escoba import DECK, RULESETS
     >>> game = Game(RULESETS["escoba"], players=2, seed=7)
     >>> game.to_move == (game.dealer + 1) % 2, len(game.hand(game.to_move)), game.stock_size
     (True, 3, 30)
@@ -176,6 +192,13 @@ class Game:
     ...     event = game.play(game.legal_moves()[0])
     >>> event.winner == game.winner is not None and max(game.totals) >= 21
     True
+
+    Chance is the first dealer's draw and the shuffle of every hand, all from ``seed``
+    unless given: here seat 1 deals the first hand from the deck in its canonical order.
+
+    >>> game = Game(RULESETS["escoba"], seed=0, first_dealer=1, decks=[DECK])
+    >>> " ".join(map(str, game.hand(0))), " ".join(map(str, game.table)), game.to_move
+    ('Ad 2d 3d', '7d Jd Qd Kd', 0)
     """
 
     def __init__(
@@ -185,7 +208,22 @@ class Game:
         partnerships: bool = False,
         *,
         seed: int | str,
+        first_dealer: int | None = None,
+        decks: Iterable[GivenDeck] | None = None,
     ) -> None:
+        """Start a match between ``players`` seats (2, 3 or 4; four may play in two
+        ``partnerships``).
+
+        ``seed`` (a whole number or a string) decides every shuffle and, unless
+        ``first_dealer`` names the seat that deals first, the draw for it. ``decks`` are
+        shuffles made elsewhere (a position to study, a record's decks), in the order they are
+        dealt, each the 40 cards in dealing order (Cards or their texts): the first hand is
+        dealt from the first deck, a deal voided by ``kings_redeal`` takes the next, and so
+        on; once they run out, the seed shuffles. Given here rather than drawn through a
+        callback, they keep a match a value that copies and records without calling out;
+        decks drawn while the match goes on (OpenSpiel's chance nodes) are given to
+        :meth:`deal`. A bad setting or deck raises RulesError naming it.
+        """
         if not isinstance(rules, RuleSet):
             raise RulesError(f"rules must be a RuleSet (see RULESETS), got {rules!r}")
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
@@ -197,17 +235,24 @@ class Game:
         rules.deals_per_hand(players)  # the deck must share out evenly
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise RulesError(f"seed: must be a whole number or a string, got {seed!r}")
-        self._setup(rules, players, partnerships, seed, None, None)
-
-    def _setup(
-        self,
-        rules: RuleSet,
-        players: int,
-        partnerships: bool,
-        seed: int | str,
-        first_dealer: int | None,
-        recorded: list[list[Deck]] | None,
-    ) -> None:
+        if first_dealer is not None and (
+            not isinstance(first_dealer, int)
+            or isinstance(first_dealer, bool)
+            or not 0 <= first_dealer < players
+        ):
+            raise RulesError(
+                f"first_dealer: must be a seat 0 to {players - 1} (or None to draw for it), "
+                f"got {first_dealer!r}"
+            )
+        if decks is None:
+            given: tuple[Deck, ...] = ()
+        elif isinstance(decks, (str, bytes)) or not isinstance(decks, Iterable):
+            raise RulesError(f"decks: must be a list of decks, got {decks!r}")
+        else:
+            given = tuple(
+                _checked_deck(deck, f"decks: deck {number}")
+                for number, deck in enumerate(decks, start=1)
+            )
         self.rules = rules
         self.players = players
         self.partnerships = partnerships
@@ -224,7 +269,8 @@ class Game:
         self._plays_per_hand = rules.plays_per_hand
         self._round = rules.hand_cards * players  # cards dealt to the seats at a time
         self._table_cards = rules.table_cards
-        self._recorded = recorded
+        self._given = given  # decks given to deal from, in order; the seed deals after them
+        self._given_used = 0
         self.first_dealer = self._draw_for_dealer() if first_dealer is None else first_dealer
         self._dealer = self.first_dealer
         self._hand_number = 0
@@ -255,41 +301,39 @@ class Game:
                 return drawing[0]
 
     def _deck_for(self, attempt: int) -> Deck:
-        if self._recorded is not None and self._hand_number < len(self._recorded):
-            deals = self._recorded[self._hand_number]
-            if attempt >= len(deals):
-                raise RecordError(
-                    f"hand {self._hand_number + 1}: the recorded deck must be dealt again "
-                    "(3 or more kings on the table) but no further deck is recorded"
-                )
-            return deals[attempt]
+        """The next deck to deal: the next one given, else the seed's."""
+        if self._given_used < len(self._given):
+            self._given_used += 1
+            return self._given[self._given_used - 1]
         return self._shuffled("hand", self._hand_number, attempt)
+
+    def _first_table(self, deck: Deck) -> int:
+        """The cards a deck deals face up to the table, as a mask."""
+        table = 0
+        for card in deck[self._round : self._round + self._table_cards]:
+            table |= 1 << card
+        return table
+
+    def _voids(self, table: int) -> bool:
+        """Whether a deal showing ``table`` is void and dealt again (RULES.md "A hand" 3:
+        three or more kings on the table, under ``kings_redeal``)."""
+        return self.rules.kings_redeal and (table & KINGS_MASK).bit_count() >= 3
 
     # -- the hand
 
-    def _start_hand(self) -> None:
+    def _start_hand(self, decks: Sequence[Deck] = ()) -> None:
+        """Deal a hand: from ``decks`` if given (:meth:`deal` has checked that they deal it
+        exactly), else from the next decks given to the match, else from the seed."""
         n = self.players
         log = _HandLog(self._dealer)
         self._hand_logs.append(log)
         self._log = log.plays
         table = 0
         deck: Deck = ()
-        while not deck or (self.rules.kings_redeal and (table & KINGS_MASK).bit_count() >= 3):
-            deck = self._deck_for(len(log.deals))
+        while not deck or self._voids(table):
+            deck = decks[len(log.deals)] if decks else self._deck_for(len(log.deals))
             log.deals.append(deck)
-            table = 0
-            for card in deck[self._round : self._round + self._table_cards]:
-                table |= 1 << card
-        recorded = self._recorded
-        if (
-            recorded is not None
-            and self._hand_number < len(recorded)
-            and len(log.deals) != len(recorded[self._hand_number])
-        ):
-            raise RecordError(
-                f"hand {self._hand_number + 1}: {len(recorded[self._hand_number])} "
-                f"decks recorded but the hand was dealt {len(log.deals)} time(s)"
-            )
+            table = self._first_table(deck)
         self._deck = deck
         self._hands: list[list[int]] = [[] for _ in range(n)]
         self._stock_pos = 0
@@ -311,6 +355,47 @@ class Game:
         self._sig = signature(table)
         self._to_move = (self._dealer + 1) % n
         self._keys: list[int] | None = None
+
+    def deal(self, *decks: GivenDeck) -> tuple[Event, ...]:
+        """Deal the current hand from ``decks`` instead of the deck it was dealt from, before
+        its first move, and return its opening events (:meth:`history`): chance made explicit,
+        for a caller that shuffles each hand once the one before has ended (OpenSpiel's
+        chance nodes). ``decks`` are in the order dealt, each the 40 cards in dealing order:
+        any deal voided by ``kings_redeal`` first, the deck the hand is played from last.
+
+        The hand starts again from them (the seats' hands, the table, the stock, an initial
+        sweep) and the record holds them in its place. Bad decks raise RulesError naming
+        what is wrong; once the hand has a move (even one taken back), or the match is over,
+        IllegalMoveError; either way nothing changes.
+        """
+        if self._to_move < 0:
+            raise IllegalMoveError("the match is over: there is no hand to deal")
+        log = self._hand_logs[-1]
+        if log.plays or log.earlier:
+            raise IllegalMoveError(
+                f"hand {self._hand_number + 1} has begun: a hand is dealt only before its "
+                "first move"
+            )
+        if not decks:
+            raise RulesError("deal: give the deck to deal from")
+        given = tuple(
+            _checked_deck(deck, f"deck {number}") for number, deck in enumerate(decks, start=1)
+        )
+        for number, deck in enumerate(given, start=1):
+            void = self._voids(self._first_table(deck))
+            if void and number == len(given):
+                raise RulesError(
+                    f"deck {number}: 3 or more kings on the table void the deal "
+                    "(kings_redeal): give the deck it is dealt again from after it"
+                )
+            if not void and number < len(given):
+                raise RulesError(
+                    f"deck {number}: its deal stands (only 3 or more kings on the table void "
+                    f"a deal, under kings_redeal), so deck {number + 1} would never be dealt"
+                )
+        self._hand_logs.pop()
+        self._start_hand(given)
+        return self.history()
 
     def _deal_round(self) -> None:
         n = self.players
@@ -734,8 +819,6 @@ class Game:
     def record(self) -> MatchRecord:
         """The match as JSON-able data: rules, seats, every deck dealt and every move, the
         moves taken back and their take backs included."""
-        from .records import TAKE_BACK, hand_record, match_record
-
         return match_record(
             self.rules,
             self.players,
@@ -759,21 +842,96 @@ class Game:
     def from_record(cls, record: Mapping[str, Any], on_move: OnMove | None = None) -> Game:
         """Replay a record; a record that is malformed or does not replay raises RecordError.
 
-        ``on_move``, if given, sees the game once before the first move (with None) and after
-        every move and take back, with its event (the replay viewers take their steps from
-        it)."""
-        from .records import parse_record, replay_moves
-
+        The match is dealt from the record's decks (the public way: ``decks`` and
+        ``first_dealer``) and its moves are played again. ``on_move``, if given, sees the
+        game once before the first move (with None) and after every move and take back, with
+        its event (the replay viewers take their steps from it)."""
         recorded = parse_record(record)
-        game = cls.__new__(cls)
-        cls._setup(
-            game,
-            recorded.rules,
-            recorded.players,
-            recorded.partnerships,
-            recorded.seed,
-            recorded.first_dealer,
-            [list(decks) for decks in recorded.decks],
-        )
+        try:
+            game = cls(
+                recorded.rules,
+                recorded.players,
+                recorded.partnerships,
+                seed=recorded.seed,
+                first_dealer=recorded.first_dealer,
+                decks=[deck for decks in recorded.decks for deck in decks],
+            )
+        except RulesError as error:
+            raise RecordError(str(error)) from None
         replay_moves(game, recorded, on_move)
         return game
+
+
+OnMove = Callable[[Game, Play | TakeBack | None], None]
+"""Sees a replayed match before its first move (with None) and after every move and take
+back (with its event)."""
+
+
+def replay_moves(game: Game, recorded: RecordedMatch, on_move: OnMove | None = None) -> None:
+    """Play a record's moves in a game dealt from its decks, checking each hand's dealer,
+    decks and length; raise RecordError at the first that does not replay."""
+    if on_move is not None:
+        on_move(game, None)
+    hands = len(recorded.moves)
+    for number, (dealer, decks, hand_moves) in enumerate(
+        zip(recorded.dealers, recorded.decks, recorded.moves, strict=True), start=1
+    ):
+        if game.hand_number != number - 1 or game.is_over():
+            raise RecordError(f"hand {number}: the match had already ended or moved on")
+        if dealer != game.dealer:
+            raise RecordError(
+                f"hand {number}: dealer {dealer!r} recorded, but seat {game.dealer} deals"
+            )
+        dealt = 1 + sum(isinstance(event, Redeal) for event in game.history())
+        if dealt != len(decks):
+            raise RecordError(
+                f"hand {number}: {len(decks)} deck(s) recorded, but the hand was dealt "
+                f"{dealt} time(s) (a deal is void, and dealt again, only on 3 or more kings "
+                "on the table under kings_redeal)"
+            )
+        for index, text in enumerate(hand_moves, start=1):
+            if game.hand_number != number - 1 or game.is_over():
+                raise RecordError(f"hand {number}: more moves than a hand holds")
+            try:
+                event: Play | TakeBack = game.take_back() if text == TAKE_BACK else game.play(text)
+            except (IllegalMoveError, InvalidMoveError, InvalidCardError) as error:
+                raise RecordError(f"hand {number}, move {index}: {error}") from None
+            if on_move is not None:
+                on_move(game, event)
+        if number < hands and game.hand_number == number - 1 and not game.is_over():
+            raise RecordError(
+                f"hand {number}: {len(hand_moves)} moves recorded, a hand has "
+                f"{game.rules.plays_per_hand}"
+            )
+
+
+def _checked_deck(deck: object, where: str) -> Deck:
+    """A given deck as card indices; RulesError naming what is wrong with it."""
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, Sequence):
+        raise RulesError(f"{where}: must list the 40 cards in dealing order, got {deck!r}")
+    if len(deck) != 40:
+        raise RulesError(f"{where}: must list the 40 cards, got {len(deck)}")
+    indices: list[int] = []
+    for place, item in enumerate(deck, start=1):
+        if isinstance(item, Card):
+            indices.append(item.index)
+        elif isinstance(item, str):
+            try:
+                indices.append(Card.parse(item).index)
+            except InvalidCardError as error:
+                raise RulesError(f"{where}, card {place}: {error}") from None
+        else:
+            raise RulesError(f"{where}, card {place}: not a card: {item!r}")
+    if len(set(indices)) != 40:
+        twice = sorted({index for index in indices if indices.count(index) > 1})
+        missing = sorted(set(range(40)) - set(indices))
+        raise RulesError(
+            f"{where}: {_named(twice, 'appears', 'appear')} more than once, "
+            f"{_named(missing, 'is', 'are')} missing"
+        )
+    return tuple(indices)
+
+
+def _named(indices: Sequence[int], one: str, more: str) -> str:
+    """Cards named with a verb that agrees: "7d appears", "7d 3c appear"."""
+    return f"{' '.join(str(DECK[i]) for i in indices)} {one if len(indices) == 1 else more}"

@@ -21,7 +21,6 @@ from ..errors import EscobaError
 from ..game import Game
 from ..moves import Move
 from ..observation import InitialSweep, Observation, Play
-from ..records import hand_record, match_record
 from ..rules import BOOL_OPTIONS, INT_OPTIONS, PRESET_SEATING, RULESETS, RuleSet
 from .deals import (
     CHANCE_PICKS,
@@ -325,20 +324,22 @@ class EscobaState(pyspiel.State):
             self.picks = []
 
     def _deal(self, deck: list[int]) -> None:
-        """Start the next hand from a complete deck, as a replay of the match's record."""
-        setup = self.setup
-        opening = hand_record(
-            self.first_dealer if self.match is None else self.match.dealer, [deck], ()
-        )
+        """Start the next hand from a complete deck: the first through the engine's
+        ``decks``, each later one through :meth:`escoba.Game.deal` (the engine has begun the
+        hand from its own seed: dealt again from this deck, before its first move)."""
+        cards = [DECK[card] for card in deck]
         if self.match is None:
-            record = match_record(
-                setup.rules, setup.players, setup.partnerships, 0, self.first_dealer, [opening]
+            setup = self.setup
+            self.match = Game(
+                setup.rules,
+                setup.players,
+                setup.partnerships,
+                seed=0,
+                first_dealer=self.first_dealer,
+                decks=[cards],
             )
         else:
-            record = self.match.record()
-            # The engine has begun the next hand from its own seed: replaced by this deck.
-            record["hands"] = [*record["hands"][: self.finished_hands], opening]
-        self.match = Game.from_record(record)
+            self.match.deal(cards)
         self.dealing = False
         self.tables.append(tuple(card.index for card in self._first_table()))
         self.rounds.append([])
