@@ -58,7 +58,9 @@ def store_match(
     while not game.is_over() and (finish or played < 3):
         hand = game.hand_number
         play = game.play(chooser.choice(game.legal_moves()))
-        known = storage.add_move(match.id, played, hand, play, game, known)
+        write = MoveWrite.of(match.id, played, hand, play, game, known)
+        storage.write_moves([write])
+        known += len(write.hands)
         played += 1
         if take_back and played == 1:
             taken = game.take_back()

@@ -85,7 +85,7 @@ class Match:
         self.number = 0
 
     def play(self) -> tuple[int, int, int, Play, Game, int]:
-        """Play the next move: the arguments of ``Storage.add_move`` for it."""
+        """Play the next move: the arguments of ``MoveWrite.of`` for it."""
         hand = self.game.hand_number
         play = self.game.play(self.game.legal_moves()[0])
         stored = (self.match_id, self.number, hand, play, self.game, self.known)
@@ -295,11 +295,9 @@ def test_moves_under_a_stale_fence_are_refused_and_the_new_owners_stored(
     with pytest.raises(StaleFence, match=f"room {ROOM}: its fence is {new}, not {old}") as refused:
         storage.write_moves([MoveWrite.of(*late, fence=old)])
     assert refused.value.matches == {match.match_id}
-    with pytest.raises(StaleFence):
-        storage.add_move(*late, fence=old)
     assert len(moves_stored(storage, match.match_id)) == 2
     # The new owner's moves are stored (the same next move, as it would play it).
-    storage.add_move(*late, fence=new)
+    storage.write_moves([MoveWrite.of(*late, fence=new)])
     storage.write_moves([match.write(new), match.write(new)])
     assert len(moves_stored(storage, match.match_id)) == 5
     stored = storage.room(ROOM)

@@ -31,6 +31,7 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
     JSON,
+    ColumnElement,
     DateTime,
     column,
     event,
@@ -249,7 +250,9 @@ def test_the_event_log_replays_the_match_after_every_move(storage: Storage, case
         move = rng.choice(sorted(game.legal_moves(), key=str))
         event = game.play(move)
         assert event.seat == seat
-        known = storage.add_move(match.id, number, hand, event, game, known)
+        write = MoveWrite.of(match.id, number, hand, event, game, known)
+        storage.write_moves([write])
+        known += len(write.hands)
         number += 1
         stored = storage.room("room1")
         assert stored is not None
@@ -270,9 +273,9 @@ def test_the_event_log_replays_the_match_after_every_move(storage: Storage, case
         finished, _, _ = listed
         assert finished.winner == game.winner
         assert finished.totals == list(game.totals)
-        assert storage.unfinished_rooms() == []
+        assert unfinished_rooms(storage) == []
     else:
-        assert storage.unfinished_rooms() == ["room1"]
+        assert unfinished_rooms(storage) == ["room1"]
 
 
 def test_a_rematch_is_the_rooms_current_match(storage: Storage) -> None:
@@ -285,12 +288,14 @@ def test_a_rematch_is_the_rooms_current_match(storage: Storage) -> None:
         assert seat is not None
         event = game.play(move)
         assert event.seat == seat
-        known = storage.add_move(first.id, number, hand, event, game, known)
+        write = MoveWrite.of(first.id, number, hand, event, game, known)
+        storage.write_moves([write])
+        known += len(write.hands)
         number += 1
-    assert storage.unfinished_rooms() == []
+    assert unfinished_rooms(storage) == []
     rematch = Game(rules, 2, seed=6)
     second = storage.new_match("room1", 2, rematch, 6)
-    assert storage.unfinished_rooms() == ["room1"]
+    assert unfinished_rooms(storage) == ["room1"]
     stored = storage.room("room1")
     assert stored is not None
     assert stored.match.id == second.id and stored.match.number == 2
@@ -305,7 +310,7 @@ def test_a_rematch_is_the_rooms_current_match(storage: Storage) -> None:
 def test_unknown_rooms_and_matches(storage: Storage) -> None:
     assert storage.room("nope") is None
     assert storage.match_record(12345) is None
-    assert storage.unfinished_rooms() == []
+    assert unfinished_rooms(storage) == []
     assert storage.finished_matches() == []
 
 
@@ -386,6 +391,27 @@ def active_at(storage: Storage, match_id: int) -> datetime:
         found = connection.scalar(select(MatchRow.active_at).where(MatchRow.id == match_id))
         assert found is not None
         return utc(found)
+
+
+def live_rooms(storage: Storage, since: datetime) -> list[str]:
+    """The rooms whose match is not over and was active at or after ``since`` (in UTC), in no
+    particular order: the rooms a restarted server that loaded them all would begin with."""
+    return _unfinished(storage, MatchRow.active_at >= since)
+
+
+def unfinished_rooms(storage: Storage) -> list[str]:
+    """The rooms whose match is not over (an unfinished match is always its room's latest),
+    however long ago it was active."""
+    return _unfinished(storage)
+
+
+def _unfinished(storage: Storage, *conditions: ColumnElement[bool]) -> list[str]:
+    with storage.engine.connect() as connection:
+        return list(
+            connection.scalars(
+                select(MatchRow.room_id).where(MatchRow.finished_at.is_(None), *conditions)
+            )
+        )
 
 
 @contextmanager
@@ -585,15 +611,27 @@ def test_live_rooms_are_the_unfinished_matches_active_since(storage: Storage) ->
     Playing.room(storage, "done", QUICK, 3).finish(storage)
     date(storage, OLD, stale.match_id)
     with statements(storage) as seen:
-        assert storage.live_rooms(CUTOFF) == ["live"]
+        assert live_rooms(storage, CUTOFF) == ["live"]
     assert len(seen) == 1
-    assert sorted(storage.unfinished_rooms()) == ["live", "stale"]
-    # the same instant in another zone, or naive (in UTC, as SQLite hands times back)
-    assert storage.live_rooms(CUTOFF.astimezone(timezone(timedelta(hours=-8)))) == ["live"]
-    assert storage.live_rooms(CUTOFF.replace(tzinfo=None)) == ["live"]
+    assert sorted(unfinished_rooms(storage)) == ["live", "stale"]
     date(storage, CUTOFF, stale.match_id)  # active at the very cutoff: live
-    assert sorted(storage.live_rooms(CUTOFF)) == ["live", "stale"]
-    assert storage.live_rooms(NOW + timedelta(hours=1)) == []
+    assert sorted(live_rooms(storage, CUTOFF)) == ["live", "stale"]
+    assert live_rooms(storage, NOW + timedelta(hours=1)) == []
+
+
+@pytest.mark.parametrize(
+    "cutoff",
+    [CUTOFF.astimezone(timezone(timedelta(hours=-8))), CUTOFF.replace(tzinfo=None)],
+    ids=["another zone", "naive"],
+)
+def test_expiry_takes_the_same_instant_in_any_zone(storage: Storage, cutoff: datetime) -> None:
+    """The same instant in another zone, or naive (in UTC, as SQLite hands times back)."""
+    live = Playing.room(storage, "live", ESCOBA, 1)
+    stale = Playing.room(storage, "stale", ESCOBA, 2)
+    date(storage, CUTOFF + timedelta(minutes=1), live.match_id)
+    date(storage, CUTOFF - timedelta(hours=1), stale.match_id)  # fewer hours than the zone's
+    assert storage.expire(cutoff) == 1
+    assert unfinished_rooms(storage) == ["live"]
 
 
 def test_abandoned_rooms_expire_and_their_history_stays(storage: Storage) -> None:
@@ -622,8 +660,8 @@ def test_abandoned_rooms_expire_and_their_history_stays(storage: Storage) -> Non
     assert stored is not None and stored.game.record() == live.game.record()
     stored = storage.room("history")
     assert stored is not None and stored.game.record() == history_record
-    assert storage.live_rooms(CUTOFF) == ["live"]
-    assert storage.unfinished_rooms() == ["live"]
+    assert live_rooms(storage, CUTOFF) == ["live"]
+    assert unfinished_rooms(storage) == ["live"]
     gone = [abandoned.match_id, second.match_id]
     assert [storage.match_record(match_id) for match_id in gone] == [None, None]
     assert rows_of(storage, "hands", gone) == rows_of(storage, "moves", gone) == 0
@@ -687,13 +725,13 @@ def test_thirty_thousand_abandoned_rooms(storage: Storage) -> None:
     Playing.room(storage, "done", QUICK, 9).finish(storage)
 
     with statements(storage) as seen:
-        assert sorted(storage.live_rooms(CUTOFF)) == live
+        assert sorted(live_rooms(storage, CUTOFF)) == live
     ((statement, parameters),) = seen
     plan = query_plan(storage, statement, parameters)
     assert "ix_matches_live" in plan and "Seq Scan" not in plan and "Sort" not in plan, plan
 
     assert storage.expire(CUTOFF) == abandoned
-    assert sorted(storage.live_rooms(CUTOFF)) == live == sorted(storage.unfinished_rooms())
+    assert sorted(live_rooms(storage, CUTOFF)) == live == sorted(unfinished_rooms(storage))
     with storage.engine.connect() as connection:
         rooms = connection.scalars(select(RoomRow.id).order_by(RoomRow.id)).all()
     assert rooms == ["done", *live]
@@ -865,7 +903,7 @@ def test_a_database_server_gone_is_unavailable() -> None:
         with pytest.raises(
             StorageUnavailable, match=r"^the database cannot be read now: "
         ) as raised:
-            storage.live_rooms(CUTOFF)
+            storage.room("any")
         assert "\n" not in str(raised.value)
         with pytest.raises(StorageUnavailable, match=r"^the database cannot store this now: "):
             storage.expire(CUTOFF)

@@ -402,27 +402,6 @@ class Storage:
             )
 
     @_store
-    def add_move(
-        self,
-        match_id: int,
-        number: int,
-        hand: int,
-        play: Play,
-        game: Game,
-        known: int,
-        *,
-        fence: int | None = None,
-    ) -> int:
-        """Store a move (and a new hand's decks if the move began one); the hands now known.
-
-        ``play`` is the move's event; ``game`` the match after it; ``known`` the hands stored
-        before it; ``fence`` the token of the room's owner (see :meth:`write_moves`).
-        """
-        write = MoveWrite.of(match_id, number, hand, play, game, known, fence=fence)
-        self.write_moves([write])
-        return known + len(write.hands)
-
-    @_store
     def write_moves(self, writes: Sequence[MoveWrite]) -> None:
         """Store moves of any matches in one transaction: one commit for many moves when
         many matches are played at once.
@@ -653,26 +632,6 @@ class Storage:
             seats = _seats(session, room_id)
             game = Game.from_record(self._record(session, room, match))
             return StoredRoom(room, seats, match, game)
-
-    @_read
-    def live_rooms(self, since: datetime) -> list[str]:
-        """The rooms whose match is not over and was active at or after ``since``, in no
-        particular order (an unfinished match is always its room's latest): the matches
-        a restarted server may be asked for (it loads each when someone comes)."""
-        return self._unfinished(MatchRow.active_at >= _utc(since))
-
-    @_read
-    def unfinished_rooms(self) -> list[str]:
-        """Rooms whose latest match is not over, however long ago it was active."""
-        return self._unfinished()
-
-    def _unfinished(self, *conditions: ColumnElement[bool]) -> list[str]:
-        with self.engine.connect() as connection:
-            return list(
-                connection.scalars(
-                    select(MatchRow.room_id).where(MatchRow.finished_at.is_(None), *conditions)
-                )
-            )
 
     @_read
     def finished_matches(
