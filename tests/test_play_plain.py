@@ -1,4 +1,4 @@
-"""``escoba play --plain`` and ``escoba replay``, and the session and storage behind them."""
+"""``escoba play --plain`` and ``escoba replay``, and the session and saved matches behind them."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cli import app
 from escoba.messages import LANGUAGES, text
-from escoba.play import Session, SessionError, Storage, data_dir
+from escoba.play import Saves, Session, SessionError
 from escoba.play.plain import PlainGame
+from escoba.userdata import data_dir
 
 runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
 
@@ -187,7 +188,7 @@ def test_the_output_never_shows_a_computer_hand() -> None:
     (those cards have not been played, so no line may name them)."""
     session = Session.new(RULESETS["escoba"], players=3, seed=11, opponents=["easy"])
     shown = io.StringIO()
-    plain = PlainGame(session, Storage(), io.StringIO(""), shown)
+    plain = PlainGame(session, Saves(), io.StringIO(""), shown)
     game = session.game
     checked = 0
     while not game.is_over() and checked < 40:
@@ -304,17 +305,17 @@ def test_replay_of_a_bare_record_and_a_bad_file(tmp_path: Path) -> None:
     assert result.exit_code == 2
 
 
-def test_storage_honours_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_saves_honour_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert data_dir() == data
-    storage = Storage()
-    assert storage.load_current() is None
+    saves = Saves()
+    assert saves.load_current() is None
     session = Session.new(RULESETS["escoba"], seed=9)
-    assert storage.save_current(session) == data / "current.json"
-    loaded = storage.load_current()
+    assert saves.save_current(session) == data / "current.json"
+    loaded = saves.load_current()
     assert loaded is not None and loaded.to_json() == session.to_json()
-    storage.clear_current()
-    assert not storage.has_current()
-    first, second = storage.save_finished(session), storage.save_finished(session)
+    saves.clear_current()
+    assert not saves.current_path.is_file()
+    first, second = saves.save_finished(session), saves.save_finished(session)
     assert first != second and first.parent == data / "matches"
     monkeypatch.delenv("ESCOBA_DATA_DIR")
     assert data_dir() != data

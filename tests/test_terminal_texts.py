@@ -38,7 +38,7 @@ from escoba.cheatsheet import cheat_sheet, cheat_sheet_lines
 from escoba.cli import app as cli
 from escoba.errors import EscobaError
 from escoba.messages import LANGUAGES
-from escoba.play import Session, Storage
+from escoba.play import Saves, Session
 from escoba.play.plain import PlainGame
 from escoba.play.render import Words, computer_names
 from escoba.tui import EscobaApp
@@ -224,7 +224,7 @@ def test_three_computers_of_one_level_are_told_apart_on_the_screen() -> None:
 
 def test_plain_mode_names_the_computers() -> None:
     out = io.StringIO()
-    game = PlainGame(session(["easy", "easy"]), Storage(), io.StringIO("1\n" * 6), out)
+    game = PlainGame(session(["easy", "easy"]), Saves(), io.StringIO("1\n" * 6), out)
     game.run()
     assert re.search(r"^Computer [12] \(easy\) plays ", out.getvalue(), re.M)
     assert "Cards in the hand of Computer 2: " in out.getvalue()
@@ -339,7 +339,7 @@ def test_rules_open_at_the_top_in_the_deck_shown() -> None:
 def plain(answers: str, **options: object) -> str:
     out = io.StringIO()
     game = session(**options)
-    PlainGame(game, Storage(), io.StringIO(answers), out, coach=Coach(Ranked("2c:6h+7c"))).run()
+    PlainGame(game, Saves(), io.StringIO(answers), out, coach=Coach(Ranked("2c:6h+7c"))).run()
     return out.getvalue()
 
 
@@ -411,7 +411,7 @@ def test_plain_mode_lists_each_sides_captured_cards_with_c() -> None:
     game = session()
     out = io.StringIO()
     answers = io.StringIO("1\n" * 4 + "c\n")
-    PlainGame(game, Storage(), answers, out, coach=Coach(Ranked(""))).run()
+    PlainGame(game, Saves(), answers, out, coach=Coach(Ranked(""))).run()
     obs = game.observation()  # the input ended right after c: the position c was asked in
     assert any(obs.captured), "the test needs a capture to show"
     listed = out.getvalue().split("Captured cards, hand 1:\n")[1].splitlines()

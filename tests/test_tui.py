@@ -24,7 +24,7 @@ from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cheatsheet import cheat_sheet_lines
 from escoba.observation import Deal
-from escoba.play import Session, Storage
+from escoba.play import Saves, Session
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
 from escoba.tui.replay import replay_steps
 from escoba.tui.texts import UI_LANGUAGES, t
@@ -68,13 +68,13 @@ def new_session(**options: object) -> Session:
 def run(
     test: Test,
     session: Session | None = None,
-    storage: Storage | None = None,
+    saves: Saves | None = None,
     coach: Coach | None = None,
     **options: object,
 ) -> EscobaApp:
     app = EscobaApp(
         session or new_session(**options),
-        storage,
+        saves,
         pace=0,
         coach=coach or Coach(Flat()),
     )
@@ -300,8 +300,8 @@ def test_full_match_against_a_beginner_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ESCOBA_DATA_DIR", str(tmp_path))
-    storage = Storage()
-    storage.save_current(new_session())  # an older saved match: forgotten at the end
+    saves = Saves()
+    saves.save_current(new_session())  # an older saved match: forgotten at the end
 
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(3000):
@@ -318,8 +318,8 @@ def test_full_match_against_a_beginner_completes(
         assert "match is over" in app.message
         await pilot.press("q")
 
-    app = run(check, storage=storage, rules=RULESETS["scopa"], deck_style="italian", seed=7)
-    assert not storage.has_current() and app.saved_path is None
+    app = run(check, saves=saves, rules=RULESETS["scopa"], deck_style="italian", seed=7)
+    assert not saves.current_path.is_file() and app.saved_path is None
     kept = list((tmp_path / "matches").glob("match-*.json"))
     assert kept == [app.kept_path]
     assert Session.loads(kept[0].read_text()).game.record() == app.game.record()
@@ -380,7 +380,7 @@ def test_quit_saves_and_resume_continues_the_same_match(
         seen["screen"] = app.screen_text()
         await pilot.press("q")
 
-    before = run(first, storage=Storage())
+    before = run(first, saves=Saves())
     assert before.saved_path == tmp_path / "current.json"
     assert json.loads(before.saved_path.read_text())["format"] == "escoba-session"
 
@@ -395,11 +395,11 @@ def test_quit_saves_and_resume_continues_the_same_match(
         await pilot.press("escape")
         await pilot.press("q")
 
-    session = Storage().load_current()
+    session = Saves().load_current()
     assert session is not None
     assert session.game.record() == before.game.record()
-    after = run(resumed, session=session, storage=Storage())
-    assert after.saved_path is not None and Storage().has_current()
+    after = run(resumed, session=session, saves=Saves())
+    assert after.saved_path is not None and Saves().current_path.is_file()
     # The match goes on exactly as an unbroken one (computer moves come from the session).
     unbroken = new_session()
     for event in [e for n in range(3) for e in after.game.history(n) if isinstance(e, Play)]:
@@ -611,12 +611,12 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
     )
     started: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        escoba.tui, "run_app", lambda session, storage: started.append(("play", session))
+        escoba.tui, "run_app", lambda session, saves: started.append(("play", session))
     )
     monkeypatch.setattr(escoba.tui, "run_replay", lambda game, *_: started.append(("replay", game)))
     saved = new_session()
     saved.play(saved.legal_moves()[0])
-    Storage().save_current(saved)
+    Saves().save_current(saved)
     runner = CliRunner()
 
     result = runner.invoke(escoba.cli.app, ["play", "--resume"])

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from escoba import RULESETS
 from escoba.errors import RulesError
-from escoba.play import Session, Storage
+from escoba.play import Saves, Session
 from escoba.tui.setup import BOOL_OPTIONS, SetupApp, SetupChoice
 from escoba.tui.texts import t
 
@@ -249,7 +249,7 @@ def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Session]:
         escoba.cli.root, "sys", types.SimpleNamespace(stdin=tty, stdout=tty, exit=sys.exit)
     )
     started: list[Session] = []
-    monkeypatch.setattr(escoba.tui, "run_app", lambda session, storage: started.append(session))
+    monkeypatch.setattr(escoba.tui, "run_app", lambda session, saves: started.append(session))
     return started
 
 
@@ -315,7 +315,7 @@ def test_quick_skips_the_setup_screen(
     session = terminal[-1]
     assert session.game.rules == RULESETS["scopa"] and session.levels == (None, "easy", "easy")
     # --resume never shows it either.
-    Storage().save_current(session)
+    Saves().save_current(session)
     result = CliRunner().invoke(escoba.cli.app, ["play", "--resume"])
     assert len(terminal) == 2 and result.exit_code == 0, result.output
 

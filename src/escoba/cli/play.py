@@ -119,16 +119,16 @@ def play_command(
     ] = False,
 ) -> None:
     """Play a match against the computer: you are seat 1; saved when you quit."""
-    from ..play import Session, SessionError, Storage
+    from ..play import Saves, Session, SessionError
 
-    storage = Storage()
+    saves = Saves()
     if resume:
         try:
-            session = storage.load_current()
+            session = saves.load_current()
         except (SessionError, OSError) as error:
-            fail(f"--resume: cannot read {storage.current_path}: {error}")
+            fail(f"--resume: cannot read {saves.current_path}: {error}")
         if session is None:
-            fail(f"--resume: no saved match in {storage.root}")
+            fail(f"--resume: no saved match in {saves.root}")
         if deck is not None:
             session.deck = deck
         if language is not None:
@@ -187,8 +187,8 @@ def play_command(
                 err=True,
             )
         else:
-            run_app(session, storage)
+            run_app(session, saves)
             return
     from ..play.plain import PlainGame
 
-    raise typer.Exit(PlainGame(session, storage, sys.stdin, sys.stdout, resumed=resume).run())
+    raise typer.Exit(PlainGame(session, saves, sys.stdin, sys.stdout, resumed=resume).run())

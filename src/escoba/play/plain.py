@@ -21,8 +21,8 @@ from ..explanation import explain_hand
 from ..observation import Play
 from ..rules import preset_name
 from .render import Words, capital, captures_shown
+from .saves import Saves
 from .session import Played, Session, SessionError
-from .storage import Storage
 
 __all__ = ["PlainGame", "words_for"]
 
@@ -47,7 +47,7 @@ class PlainGame:
     def __init__(
         self,
         session: Session,
-        storage: Storage,
+        saves: Saves,
         stdin: TextIO,
         stdout: TextIO,
         *,
@@ -55,7 +55,7 @@ class PlainGame:
         coach: Coach | None = None,
     ) -> None:
         self.session = session
-        self.storage = storage
+        self.saves = saves
         self.stdin = stdin
         self.stdout = stdout
         self.words = words_for(session)
@@ -263,7 +263,7 @@ class PlainGame:
         self.stdout.flush()
 
     def save(self) -> int:
-        path = self.storage.save_current(self.session)
+        path = self.saves.save_current(self.session)
         self.say()
         self.say(self.words.text("play.saved", path=path))
         self.stdout.flush()
@@ -280,7 +280,7 @@ class PlainGame:
             self.say(w.text("play.you_win", scores=scores))
         else:
             self.say(w.text("play.you_lose", winner=w.side(winner), scores=scores))
-        self.storage.clear_current()
-        path = self.storage.save_finished(self.session)
+        self.saves.clear_current()
+        path = self.saves.save_finished(self.session)
         self.say(w.text("play.kept", path=shlex.quote(str(path))))  # a command to copy
         self.stdout.flush()

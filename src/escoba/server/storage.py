@@ -38,6 +38,7 @@ from ..game import Game
 from ..observation import Play
 from ..records import HandRecord, MatchRecord, match_record
 from ..rules import RuleSet
+from ..userdata import data_dir
 from .errors import StaleFence, StorageUnavailable
 from .tables import Base, HandRow, MatchRow, MoveRow, RoomRow, SeatRow, now
 
@@ -124,9 +125,7 @@ _read = _guarded("be read")
 
 
 def default_database_url() -> str:
-    """SQLite in the user's data directory (or ``ESCOBA_DATA_DIR``)."""
-    from ..play.storage import data_dir
-
+    """SQLite in the user's data folder (:func:`escoba.userdata.data_dir`)."""
     folder = data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'escoba.db'}"

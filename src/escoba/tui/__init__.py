@@ -10,21 +10,21 @@ from pathlib import Path
 from ..cards import DeckStyle
 from ..game import Game
 from ..messages import text
+from ..play.saves import Saves
 from ..play.session import Session
-from ..play.storage import Storage
 from .app import EscobaApp
 from .replay import ReplayApp
 
 __all__ = ["EscobaApp", "ReplayApp", "run_app", "run_replay"]
 
 
-def run_app(session: Session, storage: Storage | None = None, *, pace: float = 0.8) -> Path | None:
+def run_app(session: Session, saves: Saves | None = None, *, pace: float = 0.8) -> Path | None:
     """Play a session full screen until the person quits or the match ends.
 
-    An unfinished match is saved through ``storage`` when the person quits, a finished one
-    is kept there; a line says where. Returns the file written, if any.
+    An unfinished match is saved in ``saves`` when the person quits, a finished one is
+    kept there; a line says where. Returns the file written, if any.
     """
-    app = EscobaApp(session, storage, pace=pace)
+    app = EscobaApp(session, saves, pace=pace)
     app.run()
     if app.saved_path is not None:
         print(text("play.saved", session.language, path=app.saved_path))

@@ -33,8 +33,8 @@ from ..messages import Message
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from ..play.render import Words, captures_shown, computer_names
+from ..play.saves import Saves
 from ..play.session import Played, Session, SessionError
-from ..play.storage import Storage
 from ..rules import INT_OPTIONS
 from .texts import t, tn
 from .widgets import (
@@ -71,7 +71,7 @@ def _seat_seed(seed: int | str, seat: int) -> int:
 class EscobaApp(App[None]):
     """One match of Escoba, Scopa or Escova in the terminal, driven by a :class:`Session`.
 
-    ``storage`` (optional) saves the match when the person quits and keeps it when it ends;
+    ``saves`` (optional) saves the match when the person quits and keeps it when it ends;
     ``coach`` judges the person's moves for the hints and the hand reviews.
     """
 
@@ -115,14 +115,14 @@ class EscobaApp(App[None]):
     def __init__(
         self,
         session: Session,
-        storage: Storage | None = None,
+        saves: Saves | None = None,
         *,
         pace: float = 0.8,
         coach: Coach | None = None,
     ) -> None:
         super().__init__()
         self.session = session
-        self.storage = storage
+        self.saves = saves
         self.game = session.game
         self.rules = session.game.rules
         self.person = session.person
@@ -447,9 +447,9 @@ class EscobaApp(App[None]):
 
     def _keep_finished(self) -> None:
         """The match has ended: forget the saved match, keep this one for replay."""
-        if self.storage is not None and self.kept_path is None:
-            self.storage.clear_current()
-            self.kept_path = self.storage.save_finished(self.session)
+        if self.saves is not None and self.kept_path is None:
+            self.saves.clear_current()
+            self.kept_path = self.saves.save_finished(self.session)
 
     def _resume(self, _: None = None) -> None:
         self._paused = False
@@ -460,8 +460,8 @@ class EscobaApp(App[None]):
 
     async def action_quit(self) -> None:
         """Quit; an unfinished match is saved first."""
-        if self.storage is not None and not self.game.is_over():
-            self.saved_path = self.storage.save_current(self.session)
+        if self.saves is not None and not self.game.is_over():
+            self.saved_path = self.saves.save_current(self.session)
         self.exit()
 
     def _say(self, message: str) -> None:

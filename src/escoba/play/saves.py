@@ -1,36 +1,23 @@
-"""Where matches are saved: the unfinished match (``current.json``) and finished ones.
-
-The folder is ``platformdirs.user_data_dir("escoba")``, or the folder named by the
-environment variable ``ESCOBA_DATA_DIR`` when it is set.
+"""Saved matches: the unfinished match (``current.json``) and the finished ones (``matches/``),
+kept in the user's data folder (:func:`escoba.userdata.data_dir`) or another one given.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Final
 
+from ..userdata import data_dir
 from .session import Session
 
-__all__ = ["DATA_DIR_VARIABLE", "Storage", "data_dir"]
+__all__ = ["Saves"]
 
-DATA_DIR_VARIABLE: Final = "ESCOBA_DATA_DIR"
 CURRENT: Final = "current.json"
 FINISHED: Final = "matches"
 
 
-def data_dir() -> Path:
-    """The folder for saved matches."""
-    chosen = os.environ.get(DATA_DIR_VARIABLE)
-    if chosen:
-        return Path(chosen)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("escoba"))
-
-
-class Storage:
-    """Saved matches in one folder (made when first written to)."""
+class Saves:
+    """The saved matches in one folder (made when first written to)."""
 
     def __init__(self, root: Path | None = None) -> None:
         self.root = data_dir() if root is None else root
@@ -47,9 +34,6 @@ class Storage:
         temporary.write_text(session.dumps(), encoding="utf-8")
         temporary.replace(path)
         return path
-
-    def has_current(self) -> bool:
-        return self.current_path.is_file()
 
     def load_current(self) -> Session | None:
         """The saved unfinished match, None if there is none (SessionError if unreadable)."""
