@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from escoba import RULESETS, Deal, Game, IllegalMoveError, Play, TakeBack
 from escoba.play.session import Session, SessionError
 from escoba.records import TAKE_BACK, replay
-from escoba.server.app import replay_steps
+from escoba.server.app import replay_views
 from server_helpers import (
     Message,
     Peer,
@@ -321,7 +321,7 @@ def test_the_replay_shows_the_take_back() -> None:
     game = Game(RULES, 2, seed=9)
     played = game.play(game.legal_moves()[0])
     game.take_back()
-    steps, results = replay_steps(game.record())
+    steps, results = replay_views(game.record())
     assert results == []
     assert [step.event.kind if step.event else None for step in steps] == [
         None,

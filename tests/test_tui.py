@@ -26,7 +26,7 @@ from escoba.cheatsheet import cheat_sheet_lines
 from escoba.observation import Deal
 from escoba.play import Saves, Session
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
-from escoba.tui.replay import replay_steps
+from escoba.tui.replay import match_steps
 from escoba.tui.texts import UI_LANGUAGES, t
 from escoba.tui.widgets import CheatSheetScreen, ScorePadScreen, plain_text, score_tables
 
@@ -488,7 +488,7 @@ def finished_match() -> Game:
 @pytest.mark.slow
 def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
     game = finished_match()
-    steps = replay_steps(game)
+    steps = match_steps(game)
     plays = sum(isinstance(e, Play) for n in range(len(game.results)) for e in game.history(n))
     assert len(steps) == 1 + plays + len(game.results) - 1  # deals, moves
     app = ReplayApp(game, [None, "hard"], 0, "spanish", "en")

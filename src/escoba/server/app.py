@@ -340,7 +340,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
             raise Refusal("not_found", missing, 404)
         match, room, record = found
         seats = await hub().stored(storage.seats, room.id)
-        steps, results = await hub().stored(replay_steps, record)
+        steps, results = await hub().stored(replay_views, record)
         return {
             "match": match_id,
             "preset": preset_name(RuleSet.from_dict(room.rules)),
@@ -604,9 +604,10 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
             connection.refund()
 
 
-def replay_steps(record: Mapping[str, Any]) -> tuple[list[ReplayStep], list[HandResultView]]:
-    """Every position of a match, all hands open, with the play (or take back) that led
-    to it; and the match's finished hands, which each step counts rather than repeats."""
+def replay_views(record: Mapping[str, Any]) -> tuple[list[ReplayStep], list[HandResultView]]:
+    """The replay page's views of a match: every position, all hands open, with the play (or
+    take back) that led to it; and the match's finished hands, which each step counts rather
+    than repeats."""
     steps: list[ReplayStep] = []
 
     def seen(game: Game, play: Play | TakeBack | None) -> None:

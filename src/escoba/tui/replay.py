@@ -24,7 +24,7 @@ from ..records import TAKE_BACK, replay
 from .texts import UI_LANGUAGES, t, tn
 from .widgets import card_text, cards_text, fill, move_text, plain_text
 
-__all__ = ["ReplayApp", "Step", "replay_steps"]
+__all__ = ["ReplayApp", "Step", "match_steps"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +85,8 @@ def _at_deal(game: Game) -> Step:
     return _snapshot(game, 0, events=events)
 
 
-def replay_steps(game: Game) -> list[Step]:
-    """Every step of a recorded match, from the first deal to the last move."""
+def match_steps(game: Game) -> list[Step]:
+    """The replay screen's steps of a recorded match, from the first deal to the last move."""
     steps: list[Step] = []
 
     def seen(now: Game, last: Play | TakeBack | None) -> None:
@@ -179,7 +179,7 @@ class ReplayApp(App[None]):
         shown = language if language in UI_LANGUAGES else "en"
         self._computers = computer_names(self.levels, shown)
         self._computers_short = computer_names(self.levels, shown, with_level=False)
-        self.steps = replay_steps(game)
+        self.steps = match_steps(game)
         # Moves standing in each hand: a move taken back and its take back count for none.
         self.hand_moves = [
             len(hand["moves"]) - 2 * hand["moves"].count(TAKE_BACK)
