@@ -10,6 +10,8 @@ package speaks to.
 'Prende 3 carte.'
 >>> level_name("hard", "fr"), deck_name("spanish", "pt-BR")
 ('difficile', 'espanhol')
+>>> move_name(Move.parse("7h:7d+Ad"), "spanish", "es")
+'7 de copas, captura: as de oros + 7 de oros'
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from .cards import DeckStyle, card_name
 from .catalogue import LANGUAGES, is_plural, message_key, plural
 from .catalogue import text as _text
 from .errors import EscobaError
+from .moves import Move
 
 __all__ = [
     "DECK_KEYS",
@@ -30,6 +34,7 @@ __all__ = [
     "counted",
     "deck_name",
     "level_name",
+    "move_name",
     "text",
 ]
 
@@ -93,3 +98,13 @@ def deck_name(style: str, language: str = "en") -> str:
     if key is None:
         raise EscobaError(f"unknown deck style {style!r}; choose one of {', '.join(DECK_KEYS)}")
     return _text(key, language)
+
+
+def move_name(move: Move, deck: DeckStyle = "french", language: str = "en") -> str:
+    """A move in words, its cards named in a deck style and language: the card played and
+    the cards it takes ("7♥ taking 7♦"), or the card dropped ("Q♦, taking nothing")."""
+    card = card_name(move.card, deck, language)
+    if not move.captures:
+        return text("play.drop", language, card=card)
+    taken = " + ".join(card_name(c, deck, language) for c in sorted(move.captures))
+    return text("play.take", language, card=card, cards=taken)

@@ -4,7 +4,8 @@ The ranking comes from a search (anything with ``evaluate(observation, legal)`` 
 every move with its expected gain, best first); the reasons come from looking at what the
 move does to the table, as a good player would say it: it sweeps, it takes the 7 of coins,
 it leaves 11 on the table which any 4 sweeps, it puts a high card onto an empty table.
-Reasons are :class:`~escoba.messages.Message` values, shown in the reader's language.
+Reasons are :class:`~escoba.messages.Message` values, shown in the reader's language, and
+with :func:`advice_sentence` in the reader's deck (the terminal's and the web's hints alike).
 
 Looking back on a hand, :func:`sweep_keeper` says whether a sweep a move left to the next
 player could have been kept from them: which other move of that position would have left no
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from .._bits import (
     COINS_MASK,
@@ -29,9 +30,9 @@ from .._bits import (
     value_sum,
 )
 from ..captures import capture_masks, captures
-from ..cards import Card, mask_of
+from ..cards import Card, DeckStyle, card_name, mask_of
 from ..errors import IllegalMoveError
-from ..messages import Message, counted
+from ..messages import Message, counted, move_name, text
 from ..moves import Move
 from ..observation import Observation
 
@@ -41,12 +42,16 @@ __all__ = [
     "Evaluator",
     "MoveAdvice",
     "SweepKeeper",
+    "advice_sentence",
     "reasons_for",
     "sweep_keeper",
 ]
 
 CLOSE: float = 0.1
 """Within this many points of the best move, a move counts as just as good."""
+
+_SEVEN_OF_COINS_CARD: Final = Card.parse("7d")
+"""The card the coach's sentences name by the game's word (see :func:`advice_sentence`)."""
 
 
 class Evaluator(Protocol):
@@ -66,9 +71,14 @@ class MoveAdvice:
     verdict: Message
     reasons: tuple[Message, ...]
 
-    def text(self, language: str = "en") -> str:
-        """The verdict and the reasons as one or two sentences."""
-        return " ".join(m.text(language) for m in (self.verdict, *self.reasons))
+    def text(self, language: str = "en", deck: DeckStyle | None = None) -> str:
+        """The verdict and the reasons as one or two sentences; with a deck style, every card
+        named as that deck names it (:func:`advice_sentence`), else a move in the engine's
+        notation ("4d:5d+6s")."""
+        messages = (self.verdict, *self.reasons)
+        if deck is None:
+            return " ".join(m.text(language) for m in messages)
+        return " ".join(advice_sentence(m, deck, language) for m in messages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +131,28 @@ class Coach:
             reasons = (*good, *bad) if loss < CLOSE else (*bad, *good)
             ranked.append(MoveAdvice(move, gain, loss, verdict, tuple(reasons[:2])))
         return Advice(tuple(ranked))
+
+
+def advice_sentence(message: Message, deck: DeckStyle, language: str = "en") -> str:
+    """One of the coach's sentences with every card named in a deck style and language: a
+    move by its cards (:func:`~escoba.messages.move_name`), and the seven of coins, which the
+    sentences call by the game's word ("the 7 of coins", "settebello"), by its name in the
+    deck ("7 de oros", "7♦"): never "the 7 of coins" beside "7 de oros".
+
+    >>> advice_sentence(Message("coach.takes_seven_of_coins"), "spanish")
+    'Takes 7 de oros, a point by itself.'
+    """
+    if message.key == "coach.takes_seven_of_coins":
+        seven = card_name(_SEVEN_OF_COINS_CARD, deck, language)
+        return text("play.coach_takes_card", language, card=seven)
+    if message.key == "coach.gives_seven_of_coins":
+        seven = card_name(_SEVEN_OF_COINS_CARD, deck, language)
+        return text("play.coach_gives_card", language, card=seven)
+    params = {
+        name: move_name(value, deck, language) if isinstance(value, Move) else value
+        for name, value in message.params.items()
+    }
+    return Message(message.key, params).text(language)
 
 
 def reasons_for(observation: Observation, move: Move) -> tuple[list[Message], list[Message]]:

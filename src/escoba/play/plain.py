@@ -196,7 +196,7 @@ class PlainGame:
         """The coach's best move and why, in the player's deck and language."""
         w = self.words
         best = self.coach.advise(self.session.observation()).best
-        why = " ".join(w.advice(m) for m in (best.verdict, *best.reasons))
+        why = best.text(w.language, w.deck)
         self.say(w.text("play.hint", move=w.move_phrase(best.move), why=why))
 
     def rules(self) -> None:

@@ -10,11 +10,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..cards import Card, DeckStyle, Rank, Suit, card_name
+from ..cards import Card, DeckStyle, Suit, card_name
 from ..catalogue import message_key, plural, text
 from ..cheatsheet import coin_run_name
 from ..explanation import HandExplanation
-from ..messages import Message, level_name
+from ..messages import level_name, move_name
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
 from ..rules import RuleSet
@@ -33,9 +33,6 @@ _PAD_KEYS: Final[Mapping[str, str]] = {
     "sweeps": message_key("play.pad.sweeps"),
 }
 """The score pad's row label of each scoring category."""
-
-SEVEN_OF_COINS: Final = Card(Rank.SEVEN, Suit.COINS)
-"""The card the coach's sentences name by the game's word (Words.advice)."""
 
 
 def computer_names(
@@ -159,27 +156,9 @@ class Words:
             )
         return self.text("play.drop", card=self.card(move.card))
 
-    def advice(self, message: Message) -> str:
-        """A sentence of the coach's (``escoba.ai.coach``) with every card in this deck and
-        language: a move by its cards, and the seven of coins, which the coach's sentences
-        call by the game's word ("the 7 of coins", "settebello"), by its name in this deck
-        ("7 de oros", "7♦")."""
-        if message.key == "coach.takes_seven_of_coins":
-            return self.text("play.coach_takes_card", card=self.card(SEVEN_OF_COINS))
-        if message.key == "coach.gives_seven_of_coins":
-            return self.text("play.coach_gives_card", card=self.card(SEVEN_OF_COINS))
-        params = {
-            name: self.move(value) if isinstance(value, Move) else value
-            for name, value in message.params.items()
-        }
-        return Message(message.key, params).text(self.language)
-
     def move(self, move: Move, sweep: bool = False) -> str:
-        if move.captures:
-            taken = " + ".join(self.card(c) for c in sorted(move.captures))
-            words = self.text("play.take", card=self.card(move.card), cards=taken)
-        else:
-            words = self.text("play.drop", card=self.card(move.card))
+        """A move in words (:func:`escoba.messages.move_name`), with ", sweep" after a sweep."""
+        words = move_name(move, self.deck, self.language)
         return words + (self.text("play.sweep") if sweep else "")
 
     # -- seats and sides

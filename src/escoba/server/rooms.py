@@ -22,7 +22,6 @@ from ..cards import DeckStyle
 from ..errors import EscobaError, IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
 from ..game import Game
 from ..moves import Move
-from ..play.render import Words
 from ..play.session import Session, SessionError
 from ..records import TAKE_BACK
 from ..rules import RULESETS, RuleSet, preset_name
@@ -672,9 +671,8 @@ class Room:
 
 def _advice_text(advice: MoveAdvice, language: str, deck: DeckStyle) -> str:
     """The coach's verdict and reasons, every card named in the reader's deck and language
-    (``Words.advice``): never "the 7 of coins" beside "7 de oros"."""
-    words = Words(deck, language, sides=(), levels=())
-    return " ".join(words.advice(message) for message in (advice.verdict, *advice.reasons))
+    (``escoba.ai.coach.advice_sentence``): never "the 7 of coins" beside "7 de oros"."""
+    return advice.text(language, deck)
 
 
 def new_seed() -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Collection, Sequence
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
@@ -583,7 +584,7 @@ class EscobaApp(App[None]):
         best = verdict.params.get("best")
         if isinstance(best, Move):
             verdict = Message(verdict.key, {**verdict.params, "best": self.words.move_phrase(best)})
-        return " ".join(self.words.advice(m) for m in (verdict, *advice.reasons))
+        return replace(advice, verdict=verdict).text(self.words.language, self.words.deck)
 
     def _open_score_pad(self, resume: bool = False, review: int | None = None) -> None:
         footer = ""
