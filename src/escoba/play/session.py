@@ -195,13 +195,18 @@ class Session:
             return None
         return self._play(self.computer_choice() if move is None else move)
 
+    def takes_back(self, seat: int | None = None) -> bool:
+        """Whether ``seat`` (the person's by default) may take back moves: only in a match
+        where every other seat is a computer player's."""
+        seat = self.person if seat is None else seat
+        return all(level is not None for other, level in enumerate(self.levels) if other != seat)
+
     def take_back(self) -> tuple[TakeBack, ...]:
         """Take back the person's last move of the current hand and every computer move
         after it, so that it is the person's turn again; the take backs' events, in order.
-        Only in a match where every other seat is a computer player; with no move of the
-        person in the current hand or once the match is over, raises SessionError and
-        changes nothing."""
-        if sum(level is None for level in self.levels) > 1:
+        Only where the person :meth:`takes_back`; with no move of the person in the current
+        hand or once the match is over, raises SessionError and changes nothing."""
+        if not self.takes_back():
             raise SessionError(
                 "moves are taken back only in a match where every other seat is a computer"
             )

@@ -479,9 +479,7 @@ class Room:
 
     def takes_back(self, seat: int) -> bool:
         """Whether ``seat`` may take back moves: every other seat is a computer's."""
-        return all(
-            state.level is not None for other, state in enumerate(self.seats) if other != seat
-        )
+        return self.session.takes_back(seat)
 
     async def _take_back(self, seat: int | None) -> None:
         """Take back the person's last move of the hand and the computer moves after it,
