@@ -43,7 +43,7 @@ import websockets
 
 from database_fixtures import POSTGRES_VARIABLE
 from escoba import RULESETS, Game, Move
-from escoba.server.lease import Lease, Leases, connect
+from escoba.server.replication.leases import Lease, Leases, connect
 from escoba.server.storage import Storage
 from redis_fixtures import REQUIRED, TestRedis, prefixed
 from server_helpers import (

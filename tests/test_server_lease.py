@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from escoba import RULESETS, Game, Play
 from escoba.server.errors import BusUnavailable, StaleFence
-from escoba.server.lease import Lease, Leases, connect
+from escoba.server.replication.leases import Lease, Leases, connect
 from escoba.server.storage import MoveWrite, Storage
 from escoba.server.tables import MoveRow
 from escoba.server.writer import MoveWriter

@@ -20,11 +20,11 @@ from typing import Any, TypeVar
 import pytest
 from redis.asyncio import Redis
 
-from escoba.server import cluster as cluster_module
 from escoba.server import site as site_module
-from escoba.server.cluster import Cluster, Payload, Reach
 from escoba.server.errors import BusUnavailable, Refusal
 from escoba.server.protocol import PlayMessage
+from escoba.server.replication import bus as cluster_module
+from escoba.server.replication.bus import Cluster, Payload, Reach
 from escoba.server.site import Site
 from redis_fixtures import REQUIRED, private_server
 from server_helpers import free_port

@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from escoba import RULESETS, Game
 from escoba.cli import app as cli
 from escoba.server.app import create_app
-from escoba.server.cluster import Cluster, NoAnswer, Payload
 from escoba.server.config import Settings
 from escoba.server.errors import StaleFence
+from escoba.server.replication.bus import Cluster, NoAnswer, Payload
 from escoba.server.storage import Storage
 from escoba.server.tables import MatchRow
 from redis_fixtures import TestRedis, private_server

@@ -230,7 +230,7 @@ def _check_site(redis: str, prefix: str, backend: str) -> None:
         fail(f"--redis-prefix: must be non-empty and without spaces, got {prefix!r}")
     import asyncio
 
-    from ..server.lease import connect
+    from ..server.replication.leases import connect
 
     async def ping() -> None:
         client = connect(redis)

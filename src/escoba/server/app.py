@@ -46,7 +46,6 @@ from ..rules import (
     preset_name,
 )
 from . import history, memory, offline, scorepad_api, texts_api, tutorial_api
-from .cluster import Cluster
 from .config import DEFAULT_SETTINGS, Settings
 from .connections import RATE_PER_SECOND, Connection
 from .errors import Refusal
@@ -67,6 +66,7 @@ from .protocol import (
     parse_client_message,
     result_view,
 )
+from .replication.bus import Cluster
 from .rooms import Room
 from .storage import Storage, default_database_url
 from .transport import address_key

@@ -52,7 +52,7 @@ class BusUnavailable(Exception):  # noqa: N818 (a state of Redis, not a mistake)
 
 class StaleFence(Exception):  # noqa: N818 (a state of the room, not a failure)
     """A write under a fencing token that is not the room's fence (now or any more):
-    another process claimed the room since (see ``lease``). Nothing of the call was stored;
+    another process claimed the room since (see ``leases``). Nothing of the call was stored;
     the process must give the room up, not try again."""
 
     def __init__(self, message: str, matches: Collection[int] = ()) -> None:

@@ -18,12 +18,12 @@ from typing import Any, Final, ParamSpec, TypeVar
 from ..errors import EscobaError, RulesError
 from ..game import Game
 from . import rooms
-from .cluster import Cluster
 from .computers import Thinkers
 from .config import DEFAULT_SETTINGS, Settings
 from .errors import Refusal, StorageUnavailable
 from .nicknames import NicknameError, clean_nickname
 from .protocol import CreateRoom, JoinRoom, SeatTicket
+from .replication.bus import Cluster
 from .rooms import Room, SeatState, rules_of, session_of
 from .site import Site
 from .storage import SeatTaken, Storage, hash_token

@@ -1,9 +1,9 @@
 """This process's part in a site of several (``escoba serve --redis``): which rooms it owns
 and which it follows, what it tells the others and hears from them.
 
-A room is owned by the process that holds its lease (``lease``): only the owner applies its
+A room is owned by the process that holds its lease (``leases``): only the owner applies its
 moves, under the lease's fencing token. Another process with connections on the room keeps a
-replica: it follows the moves the owner publishes (``cluster``), sends each of its
+replica: it follows the moves the owner publishes (``bus``), sends each of its
 connections its own seat's view, and asks the owner to act on their plays. When an owner's
 lease runs out (the process died, or was paused too long), a process following the room
 takes it over from the stored match.
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from pydantic import ValidationError
 
-from .cluster import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
 from .errors import RESTARTING, BusUnavailable, Refusal, StaleFence
 from .protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
+from .replication.bus import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
 from .rooms import Room
 
 if TYPE_CHECKING:

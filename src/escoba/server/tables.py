@@ -40,7 +40,7 @@ class RoomRow(Base):
     partnerships: Mapped[bool] = mapped_column(Boolean)
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     """The fencing token of the room's owner when several processes serve the site (see
-    ``lease``): a move stored with an older token is refused. 0: never claimed."""
+    ``replication.leases``): a move stored with an older token is refused. 0: never claimed."""
 
 
 class SeatRow(Base):

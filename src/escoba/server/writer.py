@@ -18,7 +18,7 @@ class MoveWriter:
     into the next transaction, so many matches share one commit. Each caller waits until its
     own move is committed.
 
-    Moves under a stale fencing token (``MoveWrite.fence``, see ``lease``) fail their own
+    Moves under a stale fencing token (``MoveWrite.fence``, see ``leases``) fail their own
     callers with :class:`StaleFence`; the other moves of the batch are stored without them.
     """
 

@@ -30,8 +30,8 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeVar
 from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 
-from .config import DEFAULT_PREFIX
-from .errors import BusUnavailable
+from ..config import DEFAULT_PREFIX
+from ..errors import BusUnavailable
 
 __all__ = [
     "DEFAULT_PREFIX",

@@ -1,7 +1,7 @@
 """One process's part in a site of several: the bus between processes, in Redis.
 
 With ``escoba serve --redis URL`` several processes share one PostgreSQL database and one
-Redis. Each room is owned by one process at a time (its lease, see ``lease``); the others
+Redis. Each room is owned by one process at a time (its lease, see ``leases``); the others
 that have connections on the room keep a replica of its match. This module carries what
 passes between them, and knows nothing of rooms:
 
@@ -39,8 +39,8 @@ from redis import exceptions as redis_errors
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from .errors import BusUnavailable
-from .lease import DEFAULT_PREFIX, Lease, Leases, address, connect, unavailable
+from ..errors import BusUnavailable
+from .leases import DEFAULT_PREFIX, Lease, Leases, address, connect, unavailable
 
 __all__ = ["LEASE_MS", "Cluster", "NoAnswer", "Reach"]
 
@@ -82,7 +82,7 @@ class Reach:
 
     def __init__(self, where: str) -> None:
         self.where = where
-        """The Redis, as :func:`escoba.server.lease.address` names it (no password)."""
+        """The Redis, as :func:`escoba.server.replication.leases.address` names it (no password)."""
         self._out_since: float | None = None
         self._turn = 0
 
