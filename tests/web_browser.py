@@ -53,8 +53,11 @@ def _missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    """Chromium, started for each module that uses it: Playwright's synchronous API keeps an
+    event loop running in its thread while it is open, and a worker that goes on to other
+    modules (the terminal's, the server's) runs asyncio loops of its own there."""
     missing = _missing()
     if missing:
         if REQUIRED:
