@@ -10,13 +10,11 @@ explicit chance (the first dealer, then every shuffle one card at a time, see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 import pyspiel
 
 from ..cards import DECK, Card
-from ..env.actions import ActionLayout, layout_for
 from ..errors import EscobaError
 from ..game import Game
 from ..moves import Move
@@ -31,6 +29,7 @@ from .deals import (
     sample_deck,
 )
 from .observer import EscobaObserver
+from .setup import Setup
 
 __all__ = [
     "GAMES",
@@ -67,28 +66,6 @@ def hand_points_bound(rules: RuleSet) -> int:
     table."""
     regional = (1 if rules.re_bello else 0) + (10 if rules.napola else 0)
     return 6 + rules.all_sevens_bonus + 2 + regional + rules.plays_per_hand + 2
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What a game's parameters fix: shared by all its states, never copied."""
-
-    rules: RuleSet
-    players: int
-    partnerships: bool
-    returns: str
-    max_hands: int
-
-    @property
-    def layout(self) -> ActionLayout:
-        return layout_for(self.rules)
-
-    @property
-    def sides(self) -> int:
-        return 2 if self.partnerships else self.players
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Setup:
-        return self
 
 
 def _parameter_spec(preset: str) -> dict[str, Any]:

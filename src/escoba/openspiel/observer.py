@@ -24,19 +24,33 @@ by their totals; the string holds every hand.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
 from ..cards import DECK
+from ..game import Game
 from ..moves import Move
 from ..observation import Deal, InitialSweep, Play
 from .deals import rounds_per_hand
+from .setup import Setup
 
-if TYPE_CHECKING:
-    from .game import EscobaState, Setup
+
+class EscobaState(Protocol):
+    """What the observer reads of a state (``escoba.openspiel.game.EscobaState``)."""
+
+    setup: Setup
+    match: Game | None
+    first_dealer: int
+    finished_hands: int
+    dealing: bool
+    tables: list[tuple[int, ...]]
+    rounds: list[list[tuple[tuple[int, ...], ...]]]
+
+    def is_terminal(self) -> bool: ...
+
 
 __all__ = ["EscobaObserver"]
 
