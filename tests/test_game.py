@@ -44,7 +44,7 @@ from escoba import (
     Redeal,
     RulesError,
 )
-from escoba._bits import signature
+from escoba._bits import SWEPT, capture_effect, signature, sweep_limit
 
 ESCOBA = RULESETS["escoba"]
 SCOPA = RULESETS["scopa"]
@@ -1064,3 +1064,34 @@ def test_a_copy_deals_from_the_decks_given_on_its_own() -> None:
     assert set(game.table) == set(other.table) == cards("Ac 2c 3c 4c")
     other.deal(decks[0])
     assert set(game.table) == cards("Ac 2c 3c 4c")
+
+
+# -- a capture's effect: the one kernel of the game and the search's simulation ------------
+
+
+def effect(rules: Any, move_text: str, table: str, played: int = 0) -> tuple[frozenset[Card], bool]:
+    """The table after a capture and whether it sweeps, by the kernel Game and Simulation
+    share."""
+    key = move(move_text).key
+    mask = sum(1 << c.index for c in cards(table))
+    after, sig, gained = capture_effect(
+        key, mask, signature(mask), played, sweep_limit(rules), rules.ace_takes_all
+    )
+    assert sig == signature(after)
+    assert gained & ~SWEPT == key >> 6 | 1 << (key & 63)  # the card and what it took
+    return cards(" ".join(str(DECK[i]) for i in range(40) if after >> i & 1)), bool(gained & SWEPT)
+
+
+def test_the_capture_kernel_follows_the_sweep_rule() -> None:
+    """RULES.md "A move": a capture that empties the table is a sweep; one that leaves cards
+    is not; by the hand's very last card it counts only under last_play_sweep_counts (on in
+    Escoba, off in Scopa); under asso piglia tutto an ace taking the whole table is no sweep,
+    while an ace taking the last ace is."""
+    assert effect(ESCOBA, "5d:Kd", "Kd") == (frozenset(), True)
+    assert effect(ESCOBA, "5d:Kd", "Kd 2c") == (cards("2c"), False)
+    assert effect(ESCOBA, "5d:Kd", "Kd", played=35) == (frozenset(), True)
+    assert effect(SCOPA, "7d:7c", "7c", played=34) == (frozenset(), True)
+    assert effect(SCOPA, "7d:7c", "7c", played=35) == (frozenset(), False)
+    aces = SCOPA.replace(ace_takes_all=True)
+    assert effect(aces, "Ad:3c+Kc", "3c Kc") == (frozenset(), False)
+    assert effect(aces, "Ad:Ac", "Ac") == (frozenset(), True)

@@ -1,4 +1,6 @@
-"""Bit-level tables for the engine's hot paths: a set of cards is an int with bit ``index``.
+"""Bit-level tables for the engine's hot paths: a set of cards is an int with bit ``index``;
+and :func:`capture_effect`, what a capture does to a hand held so, for the game and the search
+alike.
 
 Card index = suit * 10 + rank, suits in canonical order (coins first), ranks A..K; the
 value of index ``i`` is ``i % 10 + 1``. A table's *signature* counts its cards per value,
@@ -10,7 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .rules import RuleSet
 
 VALUE: Final[tuple[int, ...]] = tuple(i % 10 + 1 for i in range(40))
 SIG_SHIFT: Final[tuple[int, ...]] = tuple(3 * v for v in range(11))  # by value; 0 unused
@@ -66,6 +71,42 @@ def value_sum(mask: int) -> int:
         + _VALUE_CHUNK[mask >> 20 & 1023]
         + _VALUE_CHUNK[mask >> 30]
     )
+
+
+SWEPT: Final = 1 << 40
+"""Set beside the cards a capture takes (:func:`capture_effect`) when it scores a sweep."""
+
+
+def sweep_limit(rules: RuleSet) -> int:
+    """How many plays of a hand come before the first that can no longer score a sweep: all
+    of them when the last play's sweep counts (``last_play_sweep_counts``), else all but the
+    last."""
+    return rules.plays_per_hand - (0 if rules.last_play_sweep_counts else 1)
+
+
+def capture_effect(
+    key: int, table: int, sig: int, played: int, limit: int, ace_takes_all: bool
+) -> tuple[int, int, int]:
+    """What the capture ``key`` (card index | taken cards << 6) does, on a ``table`` of
+    signature ``sig`` after ``played`` plays of the hand: the table after it, that table's
+    signature, and the cards that go to the mover's side's pile (the card and those it takes),
+    with :data:`SWEPT` set when the capture scores a sweep; the caller adds them to the pile
+    and makes the mover the hand's last capturer. (A drop has no rule to apply: its card
+    joins the table.)
+
+    The one place of the sweep rule (RULES.md "A move"): a capture that empties the table
+    sweeps, but not by a play from ``limit`` on (:func:`sweep_limit`: the hand's last play,
+    unless ``last_play_sweep_counts``), nor by an ace that takes the whole table under
+    ``ace_takes_all`` (asso piglia tutto) without taking an ace. :class:`escoba.Game` and the
+    search's simulation both play captures through it.
+    """
+    card = key & 63
+    taken = key >> 6
+    table ^= taken
+    sig -= _SIG_OF.get(taken) or signature_of(taken)
+    if table or played >= limit or (ace_takes_all and VALUE[card] == 1 and not taken & ACES_MASK):
+        return table, sig, taken | 1 << card
+    return table, sig, taken | 1 << card | SWEPT
 
 
 _INDEX_CHUNK: Final = tuple(tuple(r for r in range(10) if chunk >> r & 1) for chunk in range(1024))

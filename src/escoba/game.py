@@ -14,14 +14,15 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ._bits import (
-    _SIG_OF,
-    ACES_MASK,
+    FULL_DECK,
     KINGS_MASK,
     SIG,
+    SWEPT,
     VALUE,
+    capture_effect,
     shuffled_deck,
     signature,
-    signature_of,
+    sweep_limit,
     value_sum,
 )
 from .captures import capture_masks, legal_keys
@@ -267,6 +268,7 @@ class Game:
         self._forced = rules.forced_capture
         self._ace_takes_all = rules.ace_takes_all
         self._plays_per_hand = rules.plays_per_hand
+        self._sweep_limit = sweep_limit(rules)
         self._round = rules.hand_cards * players  # cards dealt to the seats at a time
         self._table_cards = rules.table_cards
         self._given = given  # decks given to deal from, in order; the seed deals after them
@@ -414,20 +416,15 @@ class Game:
         card = key & 63
         hand = self._hands[seat]
         hand.remove(card)
-        taken = key >> 6
-        if taken:
-            table = self._table ^ taken
-            self._table = table
-            self._sig -= _SIG_OF.get(taken) or signature_of(taken)
+        log = self._log
+        if key >> 6:
+            self._table, self._sig, gained = capture_effect(
+                key, self._table, self._sig, len(log), self._sweep_limit, self._ace_takes_all
+            )
             side = self._side_of[seat]
-            self._piles[side] |= taken | 1 << card
+            self._piles[side] |= gained & FULL_DECK
             self._last_capturer = seat
-            if (
-                not table
-                and (len(self._log) < self._plays_per_hand - 1 or self.rules.last_play_sweep_counts)
-                # An ace that takes all under asso piglia tutto makes no sweep.
-                and not (self._ace_takes_all and VALUE[card] == 1 and not taken & ACES_MASK)
-            ):
+            if gained & SWEPT:
                 self._sweeps[side] += 1
                 key |= _SWEEP
             play = _PLAYS[seat].get(key) or _play_of(key, seat)
@@ -435,7 +432,6 @@ class Game:
             self._table |= 1 << card
             self._sig += SIG[card]
             play = _DROPS[seat][card]
-        log = self._log
         log.append(key)
         self._keys = None
         if hand or seat != self._dealer:
@@ -490,6 +486,7 @@ class Game:
     # -- moves
 
     def _current_keys(self) -> list[int]:
+        """The legal keys of the seat to move, worked out once a position (kept in _keys)."""
         keys = self._keys
         if keys is None:
             if self._to_move < 0:
@@ -508,7 +505,19 @@ class Game:
     def legal_keys(self) -> list[int]:
         """The legal moves as ints (card index | capture mask << 6): the fast path for
         simulation and search; :meth:`play_key` plays one."""
-        return list(self._keys or self._current_keys())
+        keys = self._keys
+        if keys is None:  # after every move: _current_keys's work, without its call
+            if self._to_move < 0:
+                return []
+            keys = self._keys = legal_keys(
+                self._hands[self._to_move],
+                self._table,
+                self._sig,
+                self._match,
+                self._forced,
+                self._ace_takes_all,
+            )
+        return keys.copy()
 
     def play_key(self, key: int) -> Play:
         """Play a move given as its int key and return its event (see :meth:`play`); an
@@ -524,8 +533,17 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move (empty once the match is over)."""
         keys = self._keys
-        if keys is None:
-            keys = self._current_keys()
+        if keys is None:  # after every move: _current_keys's work, without its call
+            if self._to_move < 0:
+                return []
+            keys = self._keys = legal_keys(
+                self._hands[self._to_move],
+                self._table,
+                self._sig,
+                self._match,
+                self._forced,
+                self._ace_takes_all,
+            )
         return list(map(INTERNED.__getitem__, keys))
 
     def play(self, move: Move | str) -> Play:

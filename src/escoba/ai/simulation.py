@@ -2,11 +2,11 @@
 determinization.
 
 It replays the hand's flow exactly as :class:`escoba.Game` does (legality from
-:func:`escoba.captures.legal_keys`, a new round of ``hand_cards`` each when every hand is
-empty and stock is left, the last-play sweep rule, no sweep for an ace that takes all,
-leftovers to the last capturer, scoring by :func:`escoba.scoring.score_masks`), but with undo
-instead of events and records. The search horizon is the hand: match points do not change
-inside it.
+:func:`escoba.captures.legal_keys`, a capture's effect on the table, the piles and the sweeps
+from the same kernel, ``escoba._bits.capture_effect``, a new round of ``hand_cards`` each when
+every hand is empty and stock is left, leftovers to the last capturer, scoring by
+:func:`escoba.scoring.score_masks`), but with undo instead of events and records. The
+search horizon is the hand: match points do not change inside it.
 """
 
 from __future__ import annotations
@@ -17,13 +17,16 @@ from typing import Final
 
 from .._bits import (
     COINS_MASK,
+    FULL_DECK,
     KING_OF_COINS,
     SEVEN_OF_COINS,
     SEVENS_MASK,
     SIG,
-    VALUE,
+    SWEPT,
     VALUE_MASK,
+    capture_effect,
     signature,
+    sweep_limit,
 )
 from ..captures import legal_keys
 from ..cards import Card
@@ -141,9 +144,9 @@ class Simulation:
         "_deal_size",
         "_forced",
         "_hand_cards",
-        "_last_counts",
         "_match",
         "_regional",
+        "_sweep_limit",
         "_undo",
         "dealer",
         "hands",
@@ -198,13 +201,16 @@ class Simulation:
         self.last_event = _PLAY
         self._match = rules.capture == "match"
         self._forced = rules.forced_capture
-        self._last_counts = rules.last_play_sweep_counts
+        self._sweep_limit = sweep_limit(rules)
         self._ace_takes_all = rules.ace_takes_all
         self._hand_cards = rules.hand_cards
         self._deal_size = rules.hand_cards * players
         self.plays_per_hand = rules.plays_per_hand
         self._regional = rules.re_bello or rules.napola
-        self._undo: list[tuple[int, int, int, int, int, int]] = []
+        # Each applied move: key, seat, its card's place in the hand, the last capturer before
+        # it, flags (swept | event << 1), leftovers taken at the end, the table and its
+        # signature before it.
+        self._undo: list[tuple[int, int, int, int, int, int, int, int]] = []
 
     @classmethod
     def from_observation(cls, observation: Observation, deal: Determinization) -> Simulation:
@@ -286,27 +292,23 @@ class Simulation:
         hand = self.hands[seat]
         index = hand.index(card)
         del hand[index]
-        taken = key >> 6
         previous_capturer = self.last_capturer
+        table = self.table
+        sig = self.sig
         swept = 0
-        if taken:
-            table = self.table ^ taken
-            self.table = table
-            self.sig -= signature(taken)
+        if key >> 6:
+            self.table, self.sig, gained = capture_effect(
+                key, table, sig, self.played, self._sweep_limit, self._ace_takes_all
+            )
             side = self.side_of[seat]
-            self.piles[side] |= taken | 1 << card
+            self.piles[side] |= gained & FULL_DECK
             self.last_capturer = seat
-            if (
-                not table
-                and (self.played < self.plays_per_hand - 1 or self._last_counts)
-                # An ace that takes all under asso piglia tutto makes no sweep.
-                and not (self._ace_takes_all and VALUE[card] == 1 and not taken & _ACES_MASK)
-            ):
+            if gained & SWEPT:
                 self.sweeps[side] += 1
                 swept = 1
         else:
-            self.table |= 1 << card
-            self.sig += SIG[card]
+            self.table = table | 1 << card
+            self.sig = sig + SIG[card]
         self.played += 1
         event = _PLAY
         extra = 0
@@ -333,11 +335,13 @@ class Simulation:
                 self.sig = 0
             self.to_move = -1
         self.last_event = event
-        self._undo.append((key, seat, index, previous_capturer, swept | event << 1, extra))
+        self._undo.append(
+            (key, seat, index, previous_capturer, swept | event << 1, extra, table, sig)
+        )
 
     def undo(self) -> None:
         """Take back the last :meth:`apply`."""
-        key, seat, index, previous_capturer, flags, extra = self._undo.pop()
+        key, seat, index, previous_capturer, flags, extra, table, sig = self._undo.pop()
         event = flags >> 1
         if event == _DEAL:
             for hand in self.hands:
@@ -345,24 +349,19 @@ class Simulation:
             self.stock_pos -= self._deal_size
         elif event == _END and extra:
             self.piles[self.side_of[self.last_capturer]] ^= extra
-            self.table = extra
-            self.sig = signature(extra)
         card = key & 63
         self.hands[seat].insert(index, card)
         self.to_move = seat
         self.played -= 1
+        self.table = table  # the table before the move, and its signature
+        self.sig = sig
         taken = key >> 6
         if taken:
-            self.table |= taken
-            self.sig += signature(taken)
             side = self.side_of[seat]
             self.piles[side] ^= taken | 1 << card
             self.last_capturer = previous_capturer
             if flags & 1:
                 self.sweeps[side] -= 1
-        else:
-            self.table ^= 1 << card
-            self.sig -= SIG[card]
         self.last_event = self._undo[-1][4] >> 1 if self._undo else _PLAY
 
     def copy(self) -> Simulation:
