@@ -108,7 +108,7 @@ def main() -> None:
                 with TestClient(create_app(Settings(database_url=url, pace=0))) as client:
                     assert client.get("/api/presets").status_code == 200
                     ready.append(time.perf_counter() - started)
-                    held = len(client.app.state.hub.rooms)  # type: ignore[attr-defined]
+                    held = len(client.app.state.registry.rooms)  # type: ignore[attr-defined]
                     started = time.perf_counter()
                     room = found[run % len(found)] if found else None
                     if room is not None:

@@ -231,7 +231,7 @@ def on_server(client: TestClient, read: Callable[[Any], Any]) -> Any:
     """``read(hub)`` run on the app's event loop, between two of its steps."""
 
     async def run() -> Any:
-        return read(client.app.state.hub)  # type: ignore[attr-defined]
+        return read(client.app.state.registry)  # type: ignore[attr-defined]
 
     return client.portal.call(run)  # type: ignore[union-attr]
 
@@ -353,7 +353,7 @@ class Peer:
                 pass
 
         async def run() -> None:
-            await wait_for_the_lock(self.client.app.state.hub)  # type: ignore[union-attr]
+            await wait_for_the_lock(self.client.app.state.registry)  # type: ignore[union-attr]
 
         self.client.portal.call(run)  # type: ignore[union-attr]
         self.barrier()

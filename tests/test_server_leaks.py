@@ -25,8 +25,8 @@ from fastapi.testclient import TestClient
 from conftest import build_deck, make_record
 from escoba import DECK, RULESETS, Game, Play, RuleSet
 from escoba.records import replay
-from escoba.server import rooms
 from escoba.server.protocol import StateMessage, match_view
+from escoba.server.rooms import registry
 from server_helpers import (
     Message,
     Peer,
@@ -414,7 +414,7 @@ def test_a_scopa_redeal_shows_only_the_voided_table(
     voided table is shown in a ``redeal`` event (its cards may be in hands now); nothing
     else of the new deal is."""
     seed = first_seed_with_a_redeal("scopa", 2)
-    monkeypatch.setattr(rooms, "new_seed", lambda: seed)
+    monkeypatch.setattr(registry, "new_seed", lambda: seed)
     rng = random.Random(seed)
     room = {"rules": "scopa", "seats": ["person", "person"], "options": {"target_score": 2}}
     checked = play_and_check(client, rng, **room)

@@ -115,7 +115,7 @@ def frame(text: str) -> bytes:
 
 
 def handlers(app: Any) -> int:
-    return int(app.state.hub.handlers)
+    return int(app.state.registry.handlers)
 
 
 def test_a_dropped_socket_with_a_full_queue_ends_its_handler(tmp_path: Path) -> None:
@@ -240,7 +240,7 @@ def test_joins_arriving_together_are_counted_one_by_one(tmp_path: Path) -> None:
             async with hub.rooms[room].lock:
                 await asyncio.to_thread(release.wait, TIMEOUT)
 
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub = client.app.state.registry  # type: ignore[attr-defined]
         client.portal.start_task_soon(hold_the_room, hub)  # type: ignore[union-attr]
         with ExitStack() as stack:
             peers = [stack.enter_context(connect(client, room)) for _ in range(8)]
@@ -395,11 +395,11 @@ def test_rooms_created_together_are_counted_one_by_one(tmp_path: Path) -> None:
         return ["made" if not isinstance(result, Exception) else result.code for result in results]
 
     with app_with(tmp_path, computer_seats_total=10) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub = client.app.state.registry  # type: ignore[attr-defined]
         outcomes = client.portal.call(create_many, hub, 12, lambda n: f"10.0.0.{n}")  # type: ignore[union-attr]
         assert sorted(outcomes) == ["made"] * 5 + ["server_busy"] * 7
     with app_with(tmp_path, rooms_per_address=3, computer_seats_per_address=300) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub = client.app.state.registry  # type: ignore[attr-defined]
         outcomes = client.portal.call(create_many, hub, 8, lambda n: "10.0.0.1")  # type: ignore[union-attr]
         assert sorted(outcomes) == ["made"] * 3 + ["too_many_rooms"] * 5
 
@@ -698,7 +698,7 @@ def test_abandoned_rooms_expire(tmp_path: Path) -> None:
             )
     with running_app(database) as client:
         assert on_server(client, lambda hub: len(hub.rooms)) == 0
-        deleted = client.portal.call(client.app.state.hub.expire)  # type: ignore[union-attr,attr-defined]
+        deleted = client.portal.call(client.app.state.registry.expire)  # type: ignore[union-attr,attr-defined]
         assert deleted == 1
         assert_refused(client.get(f"/api/rooms/{old['room']}"), 404, "not_found")
         assert client.get(f"/api/rooms/{live['room']}").status_code == 200

@@ -20,12 +20,13 @@ from typing import Any, TypeVar
 import pytest
 from redis.asyncio import Redis
 
-from escoba.server import site as site_module
+from escoba.server.config import SYSTEM_CLOCK
 from escoba.server.errors import BusUnavailable, Refusal
 from escoba.server.protocol import PlayMessage
 from escoba.server.replication import bus as cluster_module
+from escoba.server.replication import ownership as site_module
 from escoba.server.replication.bus import Cluster, Payload, Reach
-from escoba.server.site import Site
+from escoba.server.replication.ownership import Site
 from redis_fixtures import REQUIRED, private_server
 from server_helpers import free_port
 
@@ -51,10 +52,6 @@ class FakeRoom:
 
     def __init__(self, room_id: str) -> None:
         self.id = room_id
-        self.presence_changed = False
-        self.remote_online: set[int] = set()
-        self.replica = True
-        self.fence: int | None = None
         self.connections: list[object] = []
         self.lock = asyncio.Lock()
 
@@ -67,6 +64,8 @@ class FakeRoom:
 
 class FakeHub:
     """The rooms a site looks after, and its background tasks."""
+
+    clock = SYSTEM_CLOCK
 
     def __init__(self) -> None:
         self.rooms: dict[str, FakeRoom] = {}
@@ -97,11 +96,11 @@ async def poll(done: Callable[[], bool], what: str) -> None:
 async def every_call_fails(site: Site, room: FakeRoom) -> None:
     """One round of the calls a process makes, each refused or failing as before."""
     cluster = site.cluster
-    await site.tell(room, {"kind": "move"})  # said in the log only
+    await site.tell(room.id, {"kind": "move"})  # said in the log only
     site.share_presence(room)
     await site._read_presence(room)
     with pytest.raises(Refusal) as refused:
-        await site.forward(room, 0, PlayMessage(type="play", card="1o"))
+        await site.forward(room.id, 0, PlayMessage(type="play", card="1o"))
     assert refused.value.code == "restarting"
     with pytest.raises(Refusal) as refused:
         await site._site(cluster.take(room.id, 0))

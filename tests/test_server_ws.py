@@ -710,7 +710,7 @@ def test_an_idle_room_leaves_memory_and_comes_back_intact(client: TestClient) ->
     so the next visitor finds it exactly as it was and play goes on."""
     ticket = create_room(client)
     room = ticket["room"]
-    hub = client.app.state.hub  # type: ignore[attr-defined]
+    hub = client.app.state.registry  # type: ignore[attr-defined]
     with connect(client, room) as peer:
         peer.join(ticket["token"])
         state = peer.my_turn()

@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 from escoba.ai.coach import MoveAdvice
 from escoba.messages import Message
 from escoba.moves import Move
-from escoba.server.rooms import _advice_text
+from escoba.server.rooms.actor import _advice_text
 from server_helpers import RemotePeer, is_state, play_until
 from test_web_scoring import at_a_hands_last_card
 from web_browser import FREE_LIMITS, Server, person_room, room_where, seat_state, sit_down

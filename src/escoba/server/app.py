@@ -50,7 +50,6 @@ from .config import DEFAULT_SETTINGS, Settings
 from .connections import RATE_PER_SECOND, Connection
 from .errors import Refusal
 from .history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
-from .hub import Hub
 from .protocol import (
     MAX_MESSAGE_BYTES,
     CreateRoom,
@@ -67,7 +66,9 @@ from .protocol import (
     result_view,
 )
 from .replication.bus import Cluster
-from .rooms import Room
+from .replication.ownership import Site
+from .rooms.actor import Room
+from .rooms.registry import Registry
 from .storage import Storage, default_database_url
 from .transport import address_key
 
@@ -128,16 +129,13 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(storage.migrate)
-        cluster = (
-            None
-            if settings.redis_url is None
-            else Cluster(settings.redis_url, prefix=settings.redis_prefix)
-        )
-        hub = Hub(storage, settings, cluster=cluster)
-        app.state.hub = hub
-        if hub.site is not None:
-            await hub.site.join()
-            log.info("one of a site of several processes (this one %s)", hub.site.cluster.id)
+        registry = Registry(storage, settings)
+        if settings.redis_url is not None:
+            cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix)
+            registry.join_site(Site(registry, cluster))
+            log.info("one of a site of several processes (this one %s)", cluster.id)
+        app.state.registry = registry
+        await registry.start()
         # What exists now (modules, the app) lives as long as the server: keep it out of the
         # collector's full passes, once. Anything made later is collected as usual.
         gc.collect()
@@ -146,7 +144,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         # answers at once however many are stored, and holds only the rooms in use.
         yield
         waves.cancel()
-        await hub.close()
+        await registry.close()
         storage.close()
 
     app = FastAPI(
@@ -177,8 +175,8 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
         return _error(Refusal("bad_request", _validation_text(error), 422))
 
-    def hub() -> Hub:
-        result: Hub = app.state.hub
+    def hub() -> Registry:
+        result: Registry = app.state.registry
         return result
 
     # -- pages

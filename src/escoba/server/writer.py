@@ -27,7 +27,9 @@ class MoveWriter:
         self._waiting: list[tuple[Sequence[MoveWrite], asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="escoba-writer")
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._task: asyncio.Task[None] | None = None
+        """The task storing the batches, started by the first write (so that a writer can be
+        made before the event loop runs)."""
 
     async def write(self, move: MoveWrite) -> None:
         await self.write_all((move,))
@@ -35,7 +37,10 @@ class MoveWriter:
     async def write_all(self, moves: Sequence[MoveWrite]) -> None:
         """Store moves in one transaction: all of them or none (the take backs that give a
         person the turn again)."""
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        if self._task is None:
+            self._task = loop.create_task(self._run())
+        done: asyncio.Future[None] = loop.create_future()
         self._waiting.append((moves, done))
         self._wake.set()
         await done
@@ -79,7 +84,8 @@ class MoveWriter:
                         done.set_result(None)
 
     async def close(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
         self._thread.shutdown(wait=True)

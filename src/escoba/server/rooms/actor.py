@@ -1,10 +1,13 @@
-"""Rooms: the live matches, their seats and connections, and the computer players' turns.
+"""A room as the owner of its connections: the lock, joins and watchers, the state sent to
+each connection, the computers' turns and the hints.
 
-The server is authoritative. A room holds the match (a :class:`~escoba.play.session.Session`
-rebuilt from storage when needed); every intention from a connection is checked by the engine
-under the room's lock, stored, and only then sent out, each connection receiving its own
-seat's view. Computer seats and hints are worked out in worker processes, outside the lock;
-a computer's move is applied only if the position is still the one it was chosen for.
+The server is authoritative. Every intention from a connection is checked by the engine under
+the room's lock, applied to the room's state (:meth:`.core.RoomState.apply`, the one way a
+match changes), stored, and only then sent out, each connection receiving its own seat's view
+(a spectator the engine's public view). A change storage refuses is undone from the state
+saved before it. Computer seats and hints are worked out by the thinkers, outside the lock; a
+computer's move is applied only if the position is still the one it was chosen for. A room
+reaches the rest of the server through its ports (:mod:`.ports`) only.
 """
 
 from __future__ import annotations
@@ -12,23 +15,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
-from collections.abc import Coroutine, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Coroutine, Mapping, MutableMapping
+from typing import Any
 
-from ..ai.coach import MoveAdvice
-from ..cards import DeckStyle
-from ..errors import EscobaError, IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
-from ..game import Game
-from ..moves import Move
-from ..play.session import Session, SessionError
-from ..records import TAKE_BACK
-from ..rules import RULESETS, RuleSet, preset_name
-from .computers import Busy
-from .connections import Connection, TokenBucket
-from .errors import RESTARTING, Refusal, StaleFence
-from .protocol import (
+from ...ai.coach import MoveAdvice
+from ...cards import DeckStyle
+from ...errors import InvalidCardError, InvalidMoveError
+from ...game import Game
+from ...moves import Move
+from ...observation import Play, TakeBack
+from ...records import TAKE_BACK
+from ...rules import preset_name
+from ..computers import Busy
+from ..connections import Connection, TokenBucket
+from ..errors import RESTARTING, Refusal, StaleFence
+from ..protocol import (
     ErrorMessage,
     EventView,
     HintMove,
@@ -51,40 +52,44 @@ from .protocol import (
     move_view,
     parse_move,
 )
-from .storage import MoveWrite, SeatRow, StoredRoom, token_matches
+from ..storage import MoveWrite, StoredRoom, token_matches
+from .core import (
+    Applied,
+    MoveChange,
+    NewMatch,
+    RoomState,
+    Saved,
+    SeatState,
+    TakeBackChange,
+    new_seed,
+    session_of,
+)
+from .ports import Ports
 
-if TYPE_CHECKING:
-    from .hub import Hub
-
-__all__ = ["Room", "SeatState"]
+__all__ = ["Room"]
 
 log = logging.getLogger("escoba.server")
 
 
-@dataclass
-class SeatState:
-    level: str | None
-    nickname: str | None = None
-    token_hash: str | None = None
-
-
 class Room:
-    """A room: seats, the current match, its connections and the computer players' task."""
+    """A room: its state (seats and the current match), its connections, and the tasks of its
+    computers and hints."""
 
     def __init__(
         self,
-        hub: Hub,
+        ports: Ports,
+        rooms: MutableMapping[str, Room],
         room_id: str,
-        seats: list[SeatState],
-        session: Session,
-        match_id: int,
-        match_number: int,
+        state: RoomState,
     ) -> None:
-        self.hub = hub
+        self.ports = ports
+        self.replication = ports.replication
+        self._rooms = rooms
+        """Every room of the process (the registry's): a room let go and found again takes its
+        place back, unless another copy was loaded meanwhile."""
         self.id = room_id
-        self.seats = seats
-        self.match_number = match_number
-        self.play_on(session, match_id)
+        self.room_state = state
+        """Its seats and match, changed only through :meth:`RoomState.apply`."""
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self._computers: asyncio.Task[None] | None = None
@@ -92,29 +97,50 @@ class Room:
         self._hints: dict[int, asyncio.Task[None]] = {}
         """The hint being worked out for each seat, if any."""
         self._hint_rates: dict[int, TokenBucket] = {}
-        self.last_active = hub.clock.now()
+        self.last_active = ports.clock.now()
         self.claimed_at: float | None = None
         """When its seat was last handed out: its person is on the way (in use meanwhile)."""
-        # Several processes (``escoba serve --redis``): the owner applies the moves under its
-        # lease's fencing token; a replica follows them and asks the owner to play.
-        self.fence: int | None = None
-        """The owner's fencing token (None: one process serves the site, or a replica)."""
-        self.replica = False
-        """Another process owns the room: this one follows its moves."""
-        self.remote_online: set[int] = set()
-        """Seats with a connection on another process."""
-        self.presence_changed = False
-        """Its connections changed since this process last told the others."""
-        self.held_back: list[Mapping[str, Any]] | None = None
-        """The owner's events heard while the room is read again (then followed)."""
+
+    # -- its state, as the rest of the server reads it
+
+    @property
+    def seats(self) -> list[SeatState]:
+        return self.room_state.seats
+
+    @property
+    def game(self) -> Game:
+        return self.room_state.game
+
+    @property
+    def match_id(self) -> int:
+        return self.room_state.match_id
+
+    @property
+    def match_number(self) -> int:
+        return self.room_state.match_number
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Which match and how far into it: a search's answer is for this position only."""
+        return self.room_state.position
+
+    @property
+    def computer_seats(self) -> int:
+        return self.room_state.computer_seats
+
+    @property
+    def replica(self) -> bool:
+        """Another process owns the room: this one follows its changes."""
+        return self.replication.follows(self.id)
+
+    def claimed(self) -> None:
+        """A seat was just handed out: its person is on the way, so the room is in use
+        (``timings.claim``) though nobody is connected yet."""
+        self.claimed_at = self.ports.clock.now()
 
     def online(self) -> set[int]:
         """The seats with a joined connection on this process."""
         return {c.seat for c in self.connections if c.joined and c.seat is not None}
-
-    @property
-    def computer_seats(self) -> int:
-        return sum(state.level is not None for state in self.seats)
 
     def in_use(self) -> bool:
         """Someone is connected (here, or elsewhere to its owner), its computers are
@@ -122,11 +148,11 @@ class Room:
         playing = self._computers is not None and not self._computers.done()
         return (
             bool(self.connections)
-            or (bool(self.remote_online) and not self.replica)
+            or (bool(self.replication.online_elsewhere(self.id)) and not self.replica)
             or playing
             or (
                 self.claimed_at is not None
-                and self.hub.clock.now() - self.claimed_at < self.hub.timings.claim
+                and self.ports.clock.now() - self.claimed_at < self.ports.timings.claim
             )
         )
 
@@ -136,45 +162,33 @@ class Room:
         busy = self._computers is not None and not self._computers.done()
         return (
             not self.connections
-            and not (self.remote_online and not self.replica)
+            and not (self.replication.online_elsewhere(self.id) and not self.replica)
             and not busy
             and not self._background
             and not self.lock.locked()
         )
-
-    def play_on(self, session: Session, match_id: int) -> None:
-        """Play ``session``'s match, stored as ``match_id``: what is stored already follows
-        from its record."""
-        hands = session.game.record()["hands"]
-        self.session = session
-        self.match_id = match_id
-        self.hands_stored = len(hands)
-        self.moves_stored = sum(len(hand["moves"]) for hand in hands)
-
-    @property
-    def game(self) -> Game:
-        return self.session.game
 
     def reload(self, stored: StoredRoom) -> None:
         """Take the room as stored: its seats and its latest match. The moves stored beyond
         those held, in the same match, are followed one by one, so that every connection is
         shown each as a move (a room read again, or taken over); anything else is taken as
         it is and shown as a new position."""
-        self.take_seats(stored.seats)  # a room's seats and their kinds never change
+        state = self.room_state
+        state.take_seats(stored.seats)  # a room's seats and their kinds never change
         if self._catch_up(stored):
-            self.play_on(self.session, self.match_id)  # the hands stored, counted again
+            state.play_on(state.session, state.match_id)  # the hands stored, counted again
         else:
-            self.match_number = stored.match.number
-            self.play_on(session_of(stored.game, self.seats, stored.match.seed), stored.match.id)
+            state.match_number = stored.match.number
+            state.play_on(session_of(stored.game, state.seats, stored.match.seed), stored.match.id)
         self.broadcast()
 
     def _catch_up(self, stored: StoredRoom) -> bool:
         if stored.match.id != self.match_id:
             return False
         played = [text for hand in stored.game.record()["hands"] for text in hand["moves"]]
-        if len(played) < self.moves_stored:
+        if len(played) < self.room_state.moves_stored:
             return False
-        for number in range(self.moves_stored, len(played)):
+        for number in range(self.room_state.moves_stored, len(played)):
             text = played[number]
             event: dict[str, Any] = (
                 {"kind": "take_back", "count": 1}
@@ -185,63 +199,24 @@ class Room:
                 return False
         return True
 
-    def take_seats(self, rows: Sequence[SeatRow]) -> None:
-        """The seats' nicknames and tokens as stored (people join through any process)."""
-        for state, row in zip(self.seats, rows, strict=False):
-            state.nickname = row.nickname
-            state.token_hash = row.token_hash
-
     def follow(self, event: Mapping[str, Any]) -> bool:
-        """Play a move or take backs the owner published (a replica) and show them; False
-        when they do not follow from what this replica holds (one was missed, or another
-        match began): the room must be read again. The hands stored are not counted here:
-        a replica that takes the room over reads it again first."""
-        number = event.get("number")
-        if event.get("match") != self.match_id or not isinstance(number, int):
+        """Apply a change the owner published (a replica) and show it; False when it does
+        not follow from what this replica holds (one was missed, or another match began):
+        the room must be read again. The hands stored are not counted here: a replica that
+        takes the room over reads it again first."""
+        applied = self.room_state.follow(event)
+        if applied is None:
+            log.warning("room %s: an event of its owner does not follow: %s", self.id, event)
             return False
-        if number < self.moves_stored:
-            return True  # known already (heard while the room was read)
-        if number > self.moves_stored:
-            return False
-        try:
-            if event.get("kind") == "move":
-                move = Move.parse(str(event.get("move")))
-                seat = self.game.to_move
-                if seat is None:
-                    return False
-                played = (
-                    self.session.play(move)
-                    if self.session.is_person(seat)
-                    else self.session.advance(move)
-                )
-                if played is None:  # pragma: no cover - the seat was checked
-                    return False
-                self.moves_stored += 1
-                self.broadcast(event_view(played.event), played.hand_ended)
-            elif event.get("kind") == "take_back":
-                count = event.get("count")
-                if not isinstance(count, int) or count < 1:
-                    return False
-                taken = [self.game.take_back() for _ in range(count)]
-                self.moves_stored += count
-                self.broadcast(event_view(taken[-1]))
-            else:
-                return False
-        except EscobaError as error:
-            log.warning("room %s: an event of its owner does not follow (%s)", self.id, error)
-            return False
+        if applied.stored and applied.event is not None:
+            self.broadcast(event_view(applied.event), applied.hand_ended)
         return True
-
-    @property
-    def position(self) -> tuple[int, int]:
-        """Which match and how far into it: a search's answer is for this position only."""
-        return (self.match_id, self.moves_stored)
 
     # -- views
 
     def info(self) -> RoomInfo:
         game = self.game
-        online = self.online() | self.remote_online
+        online = self.online() | self.replication.online_elsewhere(self.id)
         return RoomInfo(
             id=self.id,
             invite=f"/room/{self.id}",
@@ -292,8 +267,8 @@ class Room:
 
     async def handle(self, connection: Connection, message: object) -> None:
         """Act on one client message; a refusal raises :class:`Refusal` and changes nothing."""
-        self.last_active = self.hub.clock.now()
-        current = self.hub.rooms.setdefault(self.id, self)  # back in memory if let go
+        self.last_active = self.ports.clock.now()
+        current = self._rooms.setdefault(self.id, self)  # back in memory if let go
         if current is not self:  # let go and loaded again meanwhile: this copy is stale
             raise Refusal("room_reloaded", "the room was reloaded meanwhile: connect again")
         if isinstance(message, PingMessage):
@@ -305,18 +280,17 @@ class Room:
         elif isinstance(message, HintRequest):
             self._ask_hint(connection, message)
         elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
-            site = self.hub.site
-            if self.replica and site is not None:
-                await site.forward(self, connection.seat, message)
+            if self.replica:
+                await self.replication.forward(self.id, connection.seat, message)
                 return
             try:
                 await self.act(connection.seat, message)
             except Refusal as refusal:
                 # Lost to another process meanwhile (its fence moved on), nothing stored: the
                 # new owner acts on it instead.
-                if refusal.code != RESTARTING[0] or not self.replica or site is None:
+                if refusal.code != RESTARTING[0] or not self.replica:
                     raise
-                await site.forward(self, connection.seat, message)
+                await self.replication.forward(self.id, connection.seat, message)
         else:  # pragma: no cover - the protocol's union is exhaustive
             raise Refusal("bad_message", f"unknown message {message!r}")
 
@@ -344,8 +318,8 @@ class Room:
                 for index, state in enumerate(self.seats)
                 if token_matches(message.token, state.token_hash)
             ]
-            if not matches and self.hub.site is not None:
-                await self.hub.read_seats(self)  # a seat taken through another process
+            if not matches and self.replication.several:
+                await self.read_seats()  # a seat taken through another process
                 matches = [
                     index
                     for index, state in enumerate(self.seats)
@@ -366,11 +340,11 @@ class Room:
                 connection.send(self.state(connection))  # nobody else's view changed
             else:
                 self.broadcast()  # everybody sees who is connected now
-                self.hub.share_presence(self)
+                self.replication.presence_changed(self.id)
 
     def _check_room_for(self, seat: int | None) -> None:
         """Refuse a connection for ``seat`` (None: a spectator) past the room's limits."""
-        limits = self.hub.limits
+        limits = self.ports.limits
         if seat is not None:
             open_here = sum(c.seat == seat for c in self.connections)
             if open_here >= limits.connections_per_seat:
@@ -387,14 +361,18 @@ class Room:
                     f"this room already has {watching} spectators, the most it takes",
                 )
 
+    async def read_seats(self) -> None:
+        """The seats as stored (someone joined through another process)."""
+        self.room_state.take_seats(await self.ports.store.seats(self.id))
+
     def leave(self, connection: Connection) -> None:
-        self.last_active = self.hub.clock.now()
+        self.last_active = self.ports.clock.now()
         connection.close()
         if connection in self.connections:
             self.connections.discard(connection)
             if connection.joined and connection.seat is not None:
                 self._in_background(self._broadcast_locked())
-                self.hub.share_presence(self)
+                self.replication.presence_changed(self.id)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -428,58 +406,56 @@ class Room:
     async def _apply(self, *, move_seat: int, move: Move) -> None:
         """Play a move, store it durably, then tell everybody (lock held). A person's illegal
         move is refused (the engine names why) and changes nothing; a move storage refuses
-        is taken back, so memory and storage agree, and refused as ``storage_failed``."""
-        game = self.game
+        is undone, so memory and storage agree, and refused as ``storage_failed``."""
         if self.replica:  # the room was lost to another process meanwhile
             raise Refusal(*RESTARTING)
-        if self.session.is_person(move_seat):
-            try:
-                played = self.session.play(move)
-            except IllegalMoveError as error:  # the engine names why; nothing was changed
-                raise Refusal("illegal_move", str(error)) from None
-        else:
-            advanced = self.session.advance(move)
-            if advanced is None:  # pragma: no cover - the caller checked the turn
-                raise Refusal("not_your_turn", "no computer seat is to move")
-            played = advanced
-        number = self.moves_stored
+        state = self.room_state
+        saved = state.save()
+        applied = state.apply(MoveChange(move_seat, move))
+        assert isinstance(applied.event, Play), "a move's event is its Play"
         write = MoveWrite.of(
-            self.match_id,
-            number,
-            played.hand_number,
-            played.event,
-            game,
-            self.hands_stored,
-            fence=self.fence,
+            state.match_id,
+            applied.first,
+            applied.hand,
+            applied.event,
+            state.game,
+            state.hands_stored,
+            fence=self.replication.fence(self.id),
         )
+        await self._store(saved, "a move", self.ports.store.write(write))
+        state.hands_stored += len(write.hands)
+        await self._tell(applied)
+        self.broadcast(event_view(applied.event), applied.hand_ended)
+
+    async def _store(self, saved: Saved, what: str, writing: Coroutine[Any, Any, None]) -> None:
+        """Await a write of what was applied since ``saved``; if storage refuses it, go back
+        to ``saved`` and refuse (``storage_failed``; ``restarting`` when another process owns
+        the room now)."""
         try:
-            await self.hub.writer.write(write)
+            await writing
         except Exception as error:
-            log.warning("room %s: a move could not be stored (%s)", self.id, error)
-            previous = without_last_move(game, played.hand_number)
-            self.play_on(session_of(previous, self.seats, self.session.seed), self.match_id)
+            log.warning("room %s: %s could not be stored (%s)", self.id, what, error)
+            self.room_state.restore(saved)
             if isinstance(error, StaleFence):
                 raise self._lost() from None
-            raise Refusal(
-                "storage_failed", "the move could not be stored; try again", 503
-            ) from None
-        self.moves_stored = number + 1
-        self.hands_stored += len(write.hands)
-        await self.hub.tell(
-            self,
-            {"kind": "move", "match": self.match_id, "number": number, "move": str(played.move)},
+            raise Refusal("storage_failed", f"{what} could not be stored; try again", 503) from None
+
+    async def _tell(self, applied: Applied) -> None:
+        """Tell the other processes of what was applied and stored."""
+        number, texts = applied.first, [text for _, text in applied.stored]
+        if isinstance(applied.event, TakeBack):
+            event: dict[str, Any] = {"kind": "take_back", "count": len(texts)}
+        else:
+            event = {"kind": "move", "move": texts[0]}
+        await self.replication.tell(
+            self.id, {**event, "match": self.room_state.match_id, "number": number}
         )
-        self.broadcast(event_view(played.event), played.hand_ended)
 
     def _lost(self) -> Refusal:
         """The room's fence moved on to another process's token and nothing was stored:
         follow that owner from now on; the refusal to raise."""
-        self.hub.lost(self)
+        self.replication.lost(self.id)
         return Refusal(*RESTARTING)
-
-    def takes_back(self, seat: int) -> bool:
-        """Whether ``seat`` may take back moves: every other seat is a computer's."""
-        return self.session.takes_back(seat)
 
     async def _take_back(self, seat: int | None) -> None:
         """Take back the person's last move of the hand and the computer moves after it,
@@ -489,47 +465,27 @@ class Room:
         async with self.lock:
             if seat is None:
                 raise Refusal("not_seated", "spectators cannot take back moves")
-            if not self.takes_back(seat):
+            state = self.room_state
+            if not state.takes_back(seat):
                 raise Refusal(
                     "not_against_computers",
                     "moves are taken back only in a room where every other seat is a computer",
                 )
-            if self.game.is_over():
+            if state.game.is_over():
                 raise Refusal("match_over", "the match is over: no move can be taken back")
-            before = self.game.copy()
-            hand = self.game.hand_number
-            try:
-                taken = self.session.take_back()
-            except SessionError as error:
-                raise Refusal("nothing_to_take_back", str(error)) from None
-            number = self.moves_stored
+            saved = state.save()
+            applied = state.apply(TakeBackChange(seat))
+            fence = self.replication.fence(self.id)
             writes = [
                 MoveWrite(
-                    self.match_id, number + index, hand, event.seat, TAKE_BACK, fence=self.fence
+                    state.match_id, applied.first + index, applied.hand, by, text, fence=fence
                 )
-                for index, event in enumerate(taken)
+                for index, (by, text) in enumerate(applied.stored)
             ]
-            try:
-                await self.hub.writer.write_all(writes)
-            except Exception as error:
-                log.warning("room %s: a take back could not be stored (%s)", self.id, error)
-                self.play_on(session_of(before, self.seats, self.session.seed), self.match_id)
-                if isinstance(error, StaleFence):
-                    raise self._lost() from None
-                raise Refusal(
-                    "storage_failed", "the take back could not be stored; try again", 503
-                ) from None
-            self.moves_stored = number + len(writes)
-            await self.hub.tell(
-                self,
-                {
-                    "kind": "take_back",
-                    "match": self.match_id,
-                    "number": number,
-                    "count": len(writes),
-                },
-            )
-            self.broadcast(event_view(taken[-1]))
+            await self._store(saved, "the take back", self.ports.store.write_all(writes))
+            await self._tell(applied)
+            assert isinstance(applied.event, TakeBack), "a take back's event is the last taken"
+            self.broadcast(event_view(applied.event))
 
     # -- hints
 
@@ -548,7 +504,7 @@ class Room:
         pending = self._hints.get(seat)
         if pending is not None and not pending.done():
             raise Refusal("hint_pending", "a hint is being worked out; wait for it")
-        limits = self.hub.limits
+        limits = self.ports.limits
         rate = self._hint_rates.setdefault(seat, TokenBucket(1 / limits.hint_seconds, 3))
         if not rate.allow():
             raise Refusal(
@@ -567,9 +523,9 @@ class Room:
                 return
             observation = self.game.observation(seat)
             asked_at = self.position
-            seed = self.session.seed ^ self.moves_stored
+            seed = self.room_state.session.seed ^ self.room_state.moves_stored
         try:
-            advice = await self.hub.thinkers.advise(seed, observation, self.id)
+            advice = await self.ports.thinkers.advise(seed, observation, self.id)
         except Busy:
             connection.send(
                 ErrorMessage(code="busy", message="the coach is busy; ask again in a moment")
@@ -603,19 +559,13 @@ class Room:
             seed = new_seed()
             game = Game(old.rules, old.players, old.partnerships, seed=seed)
             try:
-                match = await self.hub.stored(
-                    self.hub.storage.new_match,
-                    self.id,
-                    self.match_number + 1,
-                    game,
-                    seed,
-                    fence=self.fence,
+                match_id = await self.ports.store.new_match(
+                    self.id, self.match_number + 1, game, seed, self.replication.fence(self.id)
                 )
             except StaleFence:
                 raise self._lost() from None
-            self.play_on(session_of(game, self.seats, seed), match.id)
-            self.match_number += 1
-            await self.hub.tell(self, {"kind": "match"})
+            self.room_state.apply(NewMatch(match_id, game, seed))  # stored: nothing to undo
+            await self.replication.tell(self.id, {"kind": "match"})
             self.broadcast()
         self.wake_computers()
 
@@ -637,13 +587,15 @@ class Room:
         failures = 0
         while not self.replica:
             seat = self.game.to_move
-            if seat is None or self.session.is_person(seat):
+            session = self.room_state.session
+            if seat is None or session.is_person(seat):
                 return
-            turn = self.session.computer_turn()
+            turn = session.computer_turn()
             asked_at = self.position
-            started = self.hub.clock.now()
-            move = await self.hub.thinkers.choose(turn, self.id)
-            await self.hub.clock.sleep(max(0.0, self.hub.pace - (self.hub.clock.now() - started)))
+            clock = self.ports.clock
+            started = clock.now()
+            move = await self.ports.thinkers.choose(turn, self.id)
+            await clock.sleep(max(0.0, self.ports.pace - (clock.now() - started)))
             async with self.lock:
                 if self.position != asked_at:
                     continue  # a rematch or a reload meanwhile: think again
@@ -654,7 +606,7 @@ class Room:
                 else:
                     failures = 0
                     continue
-            await self.hub.storage_back(self.hub.timings.storage_retry(failures))
+            await self.ports.store.back(self.ports.timings.storage_retry(failures))
 
     async def close(self) -> None:
         tasks = [task for task in (self._computers, *self._hints.values()) if task is not None]
@@ -671,43 +623,3 @@ def _advice_text(advice: MoveAdvice, language: str, deck: DeckStyle) -> str:
     """The coach's verdict and reasons, every card named in the reader's deck and language
     (``escoba.ai.coach.advice_sentence``): never "the 7 of coins" beside "7 de oros"."""
     return advice.text(language, deck)
-
-
-def new_seed() -> int:
-    return secrets.randbits(62)
-
-
-def new_room_id() -> str:
-    """128 random bits, URL-safe: a room is found by its link, never by guessing."""
-    return secrets.token_urlsafe(16)
-
-
-def new_token() -> str:
-    """A seat token: 192 random bits; only its hash is stored."""
-    return secrets.token_urlsafe(24)
-
-
-def session_of(game: Game, seats: Sequence[SeatState], seed: int) -> Session:
-    levels = [state.level for state in seats]
-    person = next(seat for seat, level in enumerate(levels) if level is None)
-    return Session(game, levels, person=person, seed=seed)
-
-
-def rules_of(preset: str, options: dict[str, object]) -> RuleSet:
-    if preset not in RULESETS:
-        raise Refusal(
-            "bad_rules", f"unknown rule set {preset!r}; the presets are {', '.join(RULESETS)}"
-        )
-    try:
-        return RULESETS[preset].replace(**options)
-    except (RulesError, TypeError) as error:
-        raise Refusal("bad_rules", str(error)) from None
-
-
-def without_last_move(game: Game, hand_number: int) -> Game:
-    """``game`` as it was before its last move, played in hand ``hand_number``: rebuilt from
-    its record (the decks are in it, so playing the move again deals the same cards)."""
-    record = game.record()
-    hands = record["hands"][: hand_number + 1]
-    hands[-1]["moves"].pop()
-    return Game.from_record({**record, "hands": hands})

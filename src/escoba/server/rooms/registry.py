@@ -1,35 +1,39 @@
-"""The hub: every room the server holds, the services rooms share (storage and its threads,
-the move writer, the computers' workers), and the limits on what clients may create.
+"""The registry: every room this process holds, loaded when someone comes and let go when
+nobody has for a while; creating rooms and handing out their seats, within the limits on what
+clients may create. It builds the ports its rooms reach the server through: storage (its
+threads and the move writer), the computers' workers, and the site of several processes when
+there is one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import re
+import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
-from ..errors import EscobaError, RulesError
-from ..game import Game
-from . import rooms
-from .computers import Thinkers
-from .config import DEFAULT_SETTINGS, Settings
-from .errors import Refusal, StorageUnavailable
-from .nicknames import NicknameError, clean_nickname
-from .protocol import CreateRoom, JoinRoom, SeatTicket
-from .replication.bus import Cluster
-from .rooms import Room, SeatState, rules_of, session_of
-from .site import Site
-from .storage import SeatTaken, Storage, hash_token
-from .writer import MoveWriter
+from ...errors import EscobaError, RulesError
+from ...game import Game
+from ..computers import Thinkers
+from ..config import DEFAULT_SETTINGS, Settings
+from ..errors import Refusal, StorageUnavailable
+from ..nicknames import NicknameError, clean_nickname
+from ..protocol import CreateRoom, JoinRoom, SeatTicket
+from ..storage import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
+from ..writer import MoveWriter
+from .actor import Room
+from .core import RoomState, SeatState, new_seed, rules_of, session_of
+from .ports import Alone, Ports, Replication
 
-__all__ = ["ROOM_ID", "Hub"]
+__all__ = ["ROOM_ID", "Registry", "new_room_id", "new_token"]
 
 log = logging.getLogger("escoba.server")
 
@@ -39,6 +43,29 @@ P = ParamSpec("P")
 ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a room id may look like (ours are 22 URL-safe characters); anything else is unknown
 without asking storage."""
+
+
+class SiteMembership(Replication, Protocol):
+    """The site of several processes (:mod:`escoba.server.replication`) as the registry uses
+    it: it claims a room being loaded, places it as owned or followed, and lets it go."""
+
+    def loading(self, room_id: str) -> None: ...
+
+    async def claim(self, room_id: str) -> int | None: ...
+
+    async def placed(self, room: Room, token: int | None) -> None: ...
+
+    async def not_loaded(self, room_id: str, token: int | None) -> None: ...
+
+    def loaded(self, room: Room) -> None: ...
+
+    def let_go(self, room: Room) -> None: ...
+
+    async def join(self) -> None: ...
+
+    async def leave(self) -> None: ...
+
+
 STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
 
@@ -50,18 +77,16 @@ def _nickname(nickname: str) -> str:
         raise Refusal("bad_nickname", str(error)) from None
 
 
-class Hub:
-    """Every room the server knows, loaded from storage on demand."""
+class Registry:
+    """Every room the process holds, loaded from storage on demand."""
 
     def __init__(
         self,
         storage: Storage,
         settings: Settings = DEFAULT_SETTINGS,
-        *,
-        cluster: Cluster | None = None,
     ) -> None:
         self.storage = storage
-        self.site = None if cluster is None else Site(self, cluster)
+        self.site: SiteMembership | None = None
         """The site of several processes this one is part of (None: it serves alone)."""
         self.pace = settings.pace
         self.limits = settings.limits
@@ -83,10 +108,30 @@ class Hub:
         """Set (and replaced) when storage answers again after failing."""
         self.handlers = 0
         """WebSocket handlers running now (each ends with its socket)."""
+        self.ports = Ports(
+            store=StoredRooms(self),
+            thinkers=self.thinkers,
+            replication=Alone(),
+            clock=self.clock,
+            limits=self.limits,
+            timings=self.timings,
+            pace=self.pace,
+        )
+
+    def join_site(self, site: SiteMembership) -> None:
+        """Serve as one process of ``site`` (before any room is loaded)."""
+        assert not self.rooms, "a process joins its site before it loads a room"
+        self.site = site
+        self.ports = dataclasses.replace(self.ports, replication=site)
+
+    async def start(self) -> None:
+        """Begin its upkeep (and join the site of several processes, if any)."""
         self.in_background(self._sweep())
+        if self.site is not None:
+            await self.site.join()
 
     def in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` as a task the hub keeps (and cancels when it closes)."""
+        """Run ``work`` as a task the registry keeps (and cancels when it closes)."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -222,14 +267,13 @@ class Hub:
             if stored is None:
                 raise Refusal("not_found", "no room has this link", 404)
             seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
-            room = Room(
-                self,
-                room_id,
+            state = RoomState(
                 seats,
                 session_of(stored.game, seats, stored.match.seed),
                 stored.match.id,
                 stored.match.number,
             )
+            room = Room(self.ports, self.rooms, room_id, state)
             if site is not None:
                 await site.placed(room, token)
         except BaseException:
@@ -335,7 +379,7 @@ class Hub:
             raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
         nickname = _nickname(request.nickname)
         computers = len(levels) - len(people)
-        seed = rooms.new_seed()
+        seed = new_seed()
         try:
             game = Game(rules, request.players, request.partnerships, seed=seed)
         except EscobaError as error:
@@ -343,8 +387,8 @@ class Hub:
         entry = self._reserve(address, computers)
         made = False
         try:
-            room_id = rooms.new_room_id()
-            token = rooms.new_token()
+            room_id = new_room_id()
+            token = new_token()
             match = await self.stored(self.storage.create_room, room_id, game, levels, seed=seed)
             await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
             made = True
@@ -353,7 +397,7 @@ class Hub:
             self._unreserve(address, entry, made=made)
         if room.match_id != match.id:  # pragma: no cover - a new room has one match
             raise Refusal("storage_failed", "the new room could not be read back", 503)
-        room.claimed_at = self.clock.now()  # its creator is on the way: in use meanwhile
+        room.claimed()  # its creator is on the way: in use meanwhile
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
@@ -375,16 +419,15 @@ class Hub:
                 seat = free[0]
             else:
                 raise Refusal("room_full", "every person's seat in this room is taken", 409)
-            token = rooms.new_token()
+            token = new_token()
             try:
                 await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
             except SeatTaken:
                 raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
-            room.seats[seat].nickname = nickname
-            room.seats[seat].token_hash = hash_token(token)
-            room.claimed_at = self.clock.now()
+            room.room_state.seat_taken(seat, nickname, hash_token(token))
+            room.claimed()
             room.broadcast()
-            await self.tell(room, {"kind": "seats"})
+            await self.ports.replication.tell(room.id, {"kind": "seats"})
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
 
     async def close(self) -> None:
@@ -407,23 +450,42 @@ class Hub:
         await self.writer.close()
         self._io.shutdown(wait=False, cancel_futures=True)
 
-    # -- what a room tells the site (nothing when this process serves alone)
 
-    async def tell(self, room: Room, event: dict[str, Any]) -> None:
-        """Tell the other processes of an event of a room this one owns."""
-        if self.site is not None:
-            await self.site.tell(room, event)
+class StoredRooms:
+    """Storage as the registry's rooms use it (:class:`~.ports.MoveStore`): moves through the
+    move writer, everything else on storage's own threads."""
 
-    def lost(self, room: Room) -> None:
-        """The room is owned by another process now (its fence moved on)."""
-        if self.site is not None:
-            self.site.lost(room)
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
 
-    def share_presence(self, room: Room) -> None:
-        """The room's connections here changed: tell the other processes."""
-        if self.site is not None:
-            self.site.share_presence(room)
+    async def write(self, write: MoveWrite) -> None:
+        await self._registry.writer.write(write)
 
-    async def read_seats(self, room: Room) -> None:
-        """The room's seats as stored (someone joined through another process)."""
-        room.take_seats(await self.stored(self.storage.seats, room.id))
+    async def write_all(self, writes: Sequence[MoveWrite]) -> None:
+        await self._registry.writer.write_all(writes)
+
+    async def new_match(
+        self, room_id: str, number: int, game: Game, seed: int, fence: int | None
+    ) -> int:
+        registry = self._registry
+        match = await registry.stored(
+            registry.storage.new_match, room_id, number, game, seed, fence=fence
+        )
+        return match.id
+
+    async def seats(self, room_id: str) -> Sequence[SeatRow]:
+        registry = self._registry
+        return await registry.stored(registry.storage.seats, room_id)
+
+    async def back(self, wait: float) -> None:
+        await self._registry.storage_back(wait)
+
+
+def new_room_id() -> str:
+    """128 random bits, URL-safe: a room is found by its link, never by guessing."""
+    return secrets.token_urlsafe(16)
+
+
+def new_token() -> str:
+    """A seat token: 192 random bits; only its hash is stored."""
+    return secrets.token_urlsafe(24)

@@ -15,39 +15,103 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
 from pydantic import ValidationError
 
-from .errors import RESTARTING, BusUnavailable, Refusal, StaleFence
-from .protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
-from .replication.bus import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
-from .rooms import Room
+from ..config import Clock, Timings
+from ..errors import RESTARTING, BusUnavailable, Refusal, StaleFence
+from ..protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
+from ..rooms.actor import Room
+from ..rooms.ports import Intention
+from ..storage import Storage
+from .bus import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
 
-if TYPE_CHECKING:
-    from .hub import Hub
-
-__all__ = ["Site"]
+__all__ = ["Ownership", "Rooms", "Site"]
 
 log = logging.getLogger("escoba.server")
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 FAILOVER_SECONDS: Final = LEASE_MS / 1000 + 2 * UPKEEP_SECONDS
 """How long a play sent through a replica waits for its room's owner to be replaced."""
 
 
-class Site:
-    """The site as one process takes part in it."""
+@dataclass(slots=True)
+class Ownership:
+    """This process's part in one room of the site."""
 
-    def __init__(self, hub: Hub, cluster: Cluster) -> None:
+    fence: int | None = None
+    """The owner's fencing token (None: a replica)."""
+    replica: bool = True
+    """Another process owns the room: this one follows its changes."""
+    online_elsewhere: frozenset[int] = frozenset()
+    """Seats with a connection on another process."""
+    presence_changed: bool = False
+    """Its connections here changed since this process last told the others."""
+    held_back: list[Mapping[str, Any]] | None = None
+    """The owner's events heard while the room is read again (then followed)."""
+
+
+class Rooms(Protocol):
+    """The registry, as the site reaches it: its rooms, storage, and its background tasks."""
+
+    rooms: dict[str, Room]
+    storage: Storage
+    clock: Clock
+    timings: Timings
+
+    def in_background(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    async def stored(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T: ...
+
+
+class Site:
+    """The site as one process takes part in it; as a room sees it, its
+    :class:`~escoba.server.rooms.ports.Replication`."""
+
+    several = True
+
+    def __init__(self, hub: Rooms, cluster: Cluster) -> None:
         self.hub = hub
         self.cluster = cluster
+        self._owned: dict[str, Ownership] = {}
+        """The rooms in memory: whether this process owns each, under which token."""
         self._early: dict[str, list[Payload]] = {}
         """Rooms being loaded: the owner's events heard meanwhile."""
         self._presence: dict[str, asyncio.Task[None]] = {}
         """Rooms whose presence is being shared, and the task sharing it."""
+
+    def _of(self, room_id: str) -> Ownership:
+        ownership = self._owned.get(room_id)
+        if ownership is None:  # a room not placed yet (being loaded): followed, not owned
+            ownership = self._owned[room_id] = Ownership()
+        return ownership
+
+    # -- a room's Replication
+
+    def fence(self, room_id: str) -> int | None:
+        ownership = self._of(room_id)
+        return None if ownership.replica else ownership.fence
+
+    def follows(self, room_id: str) -> bool:
+        return self._of(room_id).replica
+
+    def online_elsewhere(self, room_id: str) -> frozenset[int]:
+        return self._of(room_id).online_elsewhere
+
+    def presence_changed(self, room_id: str) -> None:
+        room = self.hub.rooms.get(room_id)
+        if room is not None:
+            self.share_presence(room)
+
+    def owns(self, room: Room) -> bool:
+        """This process owns ``room`` (holds its lease and stores under its token)."""
+        ownership = self._of(room.id)
+        return ownership.fence is not None and not ownership.replica
 
     # -- loading rooms and letting them go
 
@@ -57,27 +121,28 @@ class Site:
 
     async def placed(self, room: Room, token: int | None) -> None:
         """A room just read: owned with ``token``, or followed (None)."""
-        room.fence = token
-        room.replica = token is None
+        ownership = self._owned[room.id] = Ownership(fence=token, replica=token is None)
         with contextlib.suppress(BusUnavailable):
-            room.remote_online = await self.cluster.presence(room.id)
+            ownership.online_elsewhere = frozenset(await self.cluster.presence(room.id))
 
     async def not_loaded(self, room_id: str, token: int | None) -> None:
         """A room that could not be loaded: its lease, if taken, is given up."""
         self._early.pop(room_id, None)
+        self._owned.pop(room_id, None)
         if token is not None:
             await self.cluster.release(room_id, token)
 
     def loaded(self, room: Room) -> None:
         """Follow the events heard while the room was read (a replica), or read it again."""
         early = self._early.pop(room.id, [])
-        if room.replica and not all(room.follow(event) for event in early):
+        if self.follows(room.id) and not all(room.follow(event) for event in early):
             self.hub.in_background(self._resync(room))
 
     def let_go(self, room: Room) -> None:
         """A room leaves memory: an owner gives its lease up, for another to take at once."""
-        if room.fence is not None and not room.replica:
-            self.hub.in_background(self.cluster.release(room.id, room.fence))
+        ownership = self._owned.pop(room.id, None)
+        if ownership is not None and ownership.fence is not None and not ownership.replica:
+            self.hub.in_background(self.cluster.release(room.id, ownership.fence))
 
     async def join(self) -> None:
         """Start hearing the other processes and keeping this one's leases."""
@@ -93,8 +158,9 @@ class Site:
             for room in list(self.hub.rooms.values()):
                 if room.online():
                     await self.cluster.set_presence(room.id, ())
-                if room.fence is not None and not room.replica:
-                    await self.cluster.release(room.id, room.fence)
+                fence = self._of(room.id).fence
+                if self.owns(room) and fence is not None:
+                    await self.cluster.release(room.id, fence)
         await self.cluster.close()
 
     async def _site(self, call: Coroutine[Any, Any, T]) -> T:
@@ -121,51 +187,56 @@ class Site:
             return None
         return token
 
-    async def tell(self, room: Room, event: Payload) -> None:
+    async def tell(self, room_id: str, event: Payload) -> None:
         """Tell the other processes of a room event. A Redis out of reach is said in the log
         (once an outage, by the cluster's reach); the replicas find what they missed by the
         moves' numbers, or read every room again once Redis is back."""
         try:
-            await self.cluster.publish(room.id, event)
+            await self.cluster.publish(room_id, event)
         except BusUnavailable as error:
-            log.debug("room %s: its event could not be told: %s", room.id, error)
+            log.debug("room %s: its event could not be told: %s", room_id, error)
 
-    def lost(self, room: Room) -> None:
+    def lost(self, room_id: str) -> None:
         """The room is owned by another process now: follow it as a replica."""
-        if room.replica:
+        ownership = self._of(room_id)
+        if ownership.replica:
             return
-        log.warning("room %s: owned by another process now; following it", room.id)
-        room.fence = None
-        room.replica = True
-        self.hub.in_background(self._resync(room))
+        log.warning("room %s: owned by another process now; following it", room_id)
+        ownership.fence = None
+        ownership.replica = True
+        room = self.hub.rooms.get(room_id)
+        if room is not None:
+            self.hub.in_background(self._resync(room))
 
     def share_presence(self, room: Room) -> None:
         """Tell the other processes which seats this one has connections for, the latest
         only, one change at a time per room."""
-        room.presence_changed = True
+        self._of(room.id).presence_changed = True
         if room.id not in self._presence:
             task = asyncio.get_running_loop().create_task(self._share_presence(room))
             self._presence[room.id] = task
             task.add_done_callback(lambda _: self._presence.pop(room.id, None))
 
     async def _share_presence(self, room: Room) -> None:
-        while room.presence_changed:
-            room.presence_changed = False
+        ownership = self._of(room.id)
+        while ownership.presence_changed:
+            ownership.presence_changed = False
             try:
                 await self.cluster.set_presence(room.id, room.online())
             except BusUnavailable as error:
                 log.debug("room %s: who is connected cannot be told: %s", room.id, error)
                 return
 
-    async def forward(
-        self, room: Room, seat: int | None, message: PlayMessage | TakeBackMessage | RematchMessage
-    ) -> None:
+    async def forward(self, room_id: str, seat: int | None, message: Intention) -> None:
         """Have the room's owner act on a connection's intention; its refusal is raised here.
         With no owner (it died and its lease ran out), this process takes the room over and
         acts itself; while a dead owner's lease runs out, the intention waits (at most
         ``FAILOVER_SECONDS``). It is sent again only when the owner surely did not act on it
         (nobody heard it, or the owner had let the room go): a take back acted on twice
         would take back two moves."""
+        room = self.hub.rooms.get(room_id)
+        if room is None:  # pragma: no cover - a room forwards while in memory
+            raise Refusal(*RESTARTING)
         request = {"room": room.id, "seat": seat, "message": message.model_dump()}
         loop = asyncio.get_running_loop()
         deadline = loop.time() + FAILOVER_SECONDS
@@ -203,7 +274,7 @@ class Site:
         room = self.hub.rooms.get(str(request.get("room")))
         seat = request.get("seat")
         try:
-            if room is None or room.replica:
+            if room is None or self.follows(room.id):
                 raise Refusal(*RESTARTING)
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(room.seats)):
                 raise Refusal("bad_seat", f"no seat {seat!r} in this room")
@@ -231,16 +302,16 @@ class Site:
             self.hub.in_background(self._read_presence(room))
         elif kind == "seats":
             self.hub.in_background(self._show_seats(room))
-        elif not room.replica:
+        elif not self.follows(room_id):
             return  # a move of this room by another owner: its lease says so at renewal
-        elif room.held_back is not None:
-            room.held_back.append(event)
+        elif (held := self._of(room_id).held_back) is not None:
+            held.append(event)
         elif kind == "match" or not room.follow(event):
             self.hub.in_background(self._resync(room))
 
     async def _read_presence(self, room: Room) -> None:
         try:
-            room.remote_online = await self.cluster.presence(room.id)
+            self._of(room.id).online_elsewhere = frozenset(await self.cluster.presence(room.id))
         except BusUnavailable as error:
             log.debug("room %s: who is connected cannot be read: %s", room.id, error)
             return
@@ -250,35 +321,36 @@ class Site:
     async def _show_seats(self, room: Room) -> None:
         with contextlib.suppress(Refusal):
             async with room.lock:
-                await self.hub.read_seats(room)
+                await room.read_seats()
                 room.broadcast()
 
     def _resubscribed(self) -> None:
         """Events may have been missed while Redis was out of reach: read every replica
         again, and everybody's presence."""
         for room in list(self.hub.rooms.values()):
-            if room.replica:
+            if self.follows(room.id):
                 self.hub.in_background(self._resync(room))
             self.share_presence(room)
             self.hub.in_background(self._read_presence(room))
 
     async def _resync(self, room: Room) -> None:
         """Read a replica's room again, then follow the events heard meanwhile."""
-        if room.held_back is not None:
+        ownership = self._of(room.id)
+        if ownership.held_back is not None:
             return  # being read already: what is heard meanwhile is followed after
-        room.held_back = []
+        ownership.held_back = []
         followed = True
         try:
             async with room.lock:
                 stored = None
                 with contextlib.suppress(Refusal):
                     stored = await self.hub.stored(self.hub.storage.room, room.id)
-                held, room.held_back = room.held_back, None
-                if stored is not None and room.replica:
+                held, ownership.held_back = ownership.held_back, None
+                if stored is not None and ownership.replica:
                     room.reload(stored)
                     followed = all(room.follow(event) for event in held)
         finally:
-            room.held_back = None
+            ownership.held_back = None
         if not followed:
             self.hub.in_background(self._resync(room))
 
@@ -286,7 +358,8 @@ class Site:
         """Own a replica's room whose owner is gone: take its lease, read it as stored and
         play on (its computers too); whether this process owns it now."""
         async with room.lock:
-            if not room.replica:
+            ownership = self._of(room.id)
+            if not ownership.replica:
                 return True
             try:
                 token = await self.claim(room.id)
@@ -299,10 +372,10 @@ class Site:
                 await self.cluster.release(room.id, token)
                 return False
             room.reload(stored)
-            room.fence = token
-            room.replica = False
+            ownership.fence = token
+            ownership.replica = False
             log.info("room %s: taken over (fencing token %d)", room.id, token)
-        await self.tell(room, {"kind": "match"})  # the other replicas read it again
+        await self.tell(room.id, {"kind": "match"})  # the other replicas read it again
         room.wake_computers()
         return True
 
@@ -311,18 +384,18 @@ class Site:
         lost), hand the rooms whose players are all on other processes over to them, and
         take over the rooms whose owner is gone that have players here."""
         while True:
-            await asyncio.sleep(UPKEEP_SECONDS)
+            await self.hub.clock.sleep(UPKEEP_SECONDS)
             try:
                 await self.cluster.beat()
                 owned = {
-                    room_id: room.fence
+                    room_id: fence
                     for room_id, room in self.hub.rooms.items()
-                    if room.fence is not None and not room.replica
+                    if self.owns(room) and (fence := self._of(room_id).fence) is not None
                 }
                 for room_id in await self.cluster.renew(owned):
                     room = self.hub.rooms.get(room_id)
                     if room is not None:
-                        self.lost(room)
+                        self.lost(room_id)
                 for room in list(self.hub.rooms.values()):
                     if self._elsewhere(room) and not room.lock.locked():
                         await self._hand_over(room)
@@ -331,7 +404,7 @@ class Site:
                 followed = [
                     room_id
                     for room_id, room in self.hub.rooms.items()
-                    if room.replica and room.connections
+                    if self.follows(room_id) and room.connections
                 ]
                 for room_id, lease in (await self.cluster.holders(followed)).items():
                     room = self.hub.rooms.get(room_id)
@@ -344,25 +417,20 @@ class Site:
     async def _take_over_quietly(self, room: Room) -> None:
         await self.take_over(room)  # not now: the next upkeep tries again
 
-    @staticmethod
-    def _elsewhere(room: Room) -> bool:
+    def _elsewhere(self, room: Room) -> bool:
         """An owned room whose players are all connected to other processes."""
-        return (
-            room.fence is not None
-            and not room.replica
-            and not room.connections
-            and bool(room.remote_online)
-        )
+        return self.owns(room) and not room.connections and bool(self._of(room.id).online_elsewhere)
 
     async def _hand_over(self, room: Room) -> None:
         """Give up a room whose players are all on other processes: one of them takes it over
         at its next upkeep, and their moves are no longer sent here and back. This process
         follows it meanwhile (its computers stop; a move being stored finishes first)."""
         async with room.lock:
-            token = room.fence
+            ownership = self._of(room.id)
+            token = ownership.fence
             if not self._elsewhere(room) or token is None:
                 return
-            room.fence = None
-            room.replica = True
+            ownership.fence = None
+            ownership.replica = True
             await self.cluster.release(room.id, token)
         log.info("room %s: handed over to a process its players are connected to", room.id)
