@@ -30,7 +30,7 @@ from sqlalchemy import insert, select
 from escoba import Game, RuleSet
 from escoba.server.app import create_app
 from escoba.server.config import Settings
-from escoba.server.storage import MatchRow, RoomRow, SeatRow, Storage
+from escoba.server.storage.repository import MatchRow, RoomRow, SeatRow, Storage
 
 
 def fill(storage: Storage, abandoned: int, live: int) -> None:

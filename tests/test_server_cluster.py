@@ -44,7 +44,7 @@ import websockets
 from database_fixtures import POSTGRES_VARIABLE
 from escoba import RULESETS, Game, Move
 from escoba.server.replication.leases import Lease, Leases, connect
-from escoba.server.storage import Storage
+from escoba.server.storage.repository import Storage
 from redis_fixtures import REQUIRED, TestRedis, prefixed
 from server_helpers import (
     PLAYS_PER_HAND,
@@ -982,7 +982,7 @@ def test_processes_started_together_upgrade_the_schema_one_after_another(tmp_pat
     at = time.time() + 4.0  # every process imported and connected by then
     upgrade = (
         "import sys, time\n"
-        "from escoba.server.storage import Storage\n"
+        "from escoba.server.storage.repository import Storage\n"
         "store = Storage(sys.argv[1])\n"
         "store.engine.connect().close()\n"
         "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"

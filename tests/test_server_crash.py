@@ -21,7 +21,7 @@ import pytest
 import websockets
 
 from escoba import Game, Move
-from escoba.server.storage import Storage
+from escoba.server.storage.repository import Storage
 from server_helpers import TIMEOUT, database_url, free_port, play_message, server_process
 
 ROOMS = 4

@@ -20,7 +20,7 @@ from escoba import RULESETS, Game, RuleSet
 from escoba.records import TAKE_BACK
 from escoba.scoring import categories_in_play
 from escoba.server.history import MAX_TOKENS, YourMatch, tally
-from escoba.server.storage import MoveWrite, Storage
+from escoba.server.storage.repository import MoveWrite, Storage
 from server_helpers import assert_refused, database_url, running_app
 
 SHORT = RULESETS["escoba"].replace(target_score=4)

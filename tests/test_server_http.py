@@ -25,7 +25,7 @@ from escoba.messages import LANGUAGES
 from escoba.rules import BOOL_OPTIONS, OPTION_NAMES, PRESET_SEATING
 from escoba.server.app import WEB, create_app
 from escoba.server.config import Settings
-from escoba.server.storage import hash_token
+from escoba.server.storage.repository import hash_token
 from server_helpers import (
     assert_refused,
     connect,

@@ -26,9 +26,9 @@ from sqlalchemy import select
 from escoba import RULESETS, Game, Play
 from escoba.server.errors import BusUnavailable, StaleFence
 from escoba.server.replication.leases import Lease, Leases, connect
-from escoba.server.storage import MoveWrite, Storage
-from escoba.server.tables import MoveRow
-from escoba.server.writer import MoveWriter
+from escoba.server.storage.repository import MoveWrite, Storage
+from escoba.server.storage.tables import MoveRow
+from escoba.server.storage.writer import MoveWriter
 from redis_fixtures import TestRedis
 from server_helpers import database_url
 

@@ -33,7 +33,7 @@ from escoba.server.computers import Thinkers
 from escoba.server.config import DEFAULT_TIMINGS, SYSTEM_CLOCK, Clock, Limits, Settings, Timings
 from escoba.server.errors import StorageUnavailable
 from escoba.server.protocol import CreateRoom
-from escoba.server.storage import MatchRow, Storage
+from escoba.server.storage.repository import MatchRow, Storage
 from server_helpers import (
     TEST_LIMITS,
     TIMEOUT,

@@ -29,7 +29,7 @@ from escoba.server import connections, storage
 from escoba.server.app import MAX_BODY_BYTES
 from escoba.server.computers import Thinkers
 from escoba.server.protocol import MAX_MESSAGE_BYTES
-from escoba.server.storage import hash_token
+from escoba.server.storage.repository import hash_token
 from server_helpers import (
     TIMEOUT,
     Closed,

@@ -27,8 +27,8 @@ from escoba.server.app import create_app
 from escoba.server.config import Settings
 from escoba.server.errors import StaleFence
 from escoba.server.replication.bus import Cluster, NoAnswer, Payload
-from escoba.server.storage import Storage
-from escoba.server.tables import MatchRow
+from escoba.server.storage.repository import Storage
+from escoba.server.storage.tables import MatchRow
 from redis_fixtures import TestRedis, private_server
 from server_helpers import (
     TEST_LIMITS,

@@ -47,7 +47,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from escoba import RULESETS, Game, InitialSweep, Redeal, RuleSet
 from escoba.server.errors import StorageUnavailable
-from escoba.server.storage import (
+from escoba.server.storage.repository import (
     MAX_ID,
     MIGRATIONS,
     Base,

@@ -168,7 +168,7 @@ def serve_command(
         from sqlalchemy.engine import make_url
 
         from ..server.app import create_app
-        from ..server.storage import default_database_url
+        from ..server.storage.repository import default_database_url
         from ..server.transport import TrustedProxies, raise_open_files_limit, server_config
     except ImportError as missing:
         fail(

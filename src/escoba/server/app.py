@@ -69,7 +69,7 @@ from .replication.bus import Cluster
 from .replication.ownership import Site
 from .rooms.actor import Room
 from .rooms.registry import Registry
-from .storage import Storage, default_database_url
+from .storage.repository import Storage, default_database_url
 from .transport import address_key
 
 __all__ = ["WEB", "create_app"]

@@ -37,7 +37,7 @@ from ..game import Game
 from ..records import TAKE_BACK, MatchRecord
 from ..rules import RuleSet, preset_name
 from .protocol import MatchSummary
-from .storage import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
+from .storage.repository import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
 
 __all__ = [
     "MAX_LISTED",

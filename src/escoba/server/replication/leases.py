@@ -10,8 +10,9 @@ a stopped virtual machine, a slow disk) may wake up after its lease ran out and 
 process took the room, still believing it is the owner. So every acquisition hands out a
 *fencing token*: a number that grows by one each time the room changes hands and never goes
 back. The new owner raises the room's fence in the database to its token
-(:meth:`escoba.server.storage.Storage.claim_room`), and every move it stores carries the token
-(``MoveWrite.fence``); the database refuses a write whose token is not the room's fence. The
+(:meth:`~escoba.server.storage.repository.Storage.claim_room`), and every move it stores
+carries the token (``MoveWrite.fence``); the database refuses a write whose token is not the
+room's fence. The
 process that woke up holds an old token: Redis no longer renews its lease, and the database
 stores none of its moves.
 

@@ -26,7 +26,7 @@ from ..errors import RESTARTING, BusUnavailable, Refusal, StaleFence
 from ..protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
 from ..rooms.actor import Room
 from ..rooms.ports import Intention
-from ..storage import Storage
+from ..storage.repository import Storage
 from .bus import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
 
 __all__ = ["Ownership", "Rooms", "Site"]

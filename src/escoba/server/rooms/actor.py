@@ -52,7 +52,7 @@ from ..protocol import (
     move_view,
     parse_move,
 )
-from ..storage import MoveWrite, StoredRoom, token_matches
+from ..storage.repository import MoveWrite, StoredRoom, token_matches
 from .core import (
     Applied,
     MoveChange,

@@ -20,7 +20,7 @@ from ...observation import Observation
 from ...play.session import ComputerTurn
 from ..config import Clock, Limits, Timings
 from ..protocol import PlayMessage, RematchMessage, TakeBackMessage
-from ..storage import MoveWrite, SeatRow
+from ..storage.repository import MoveWrite, SeatRow
 
 __all__ = ["Alone", "Intention", "MoveStore", "Ports", "Replication", "Thinkers"]
 

@@ -27,8 +27,8 @@ from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal, StorageUnavailable
 from ..nicknames import NicknameError, clean_nickname
 from ..protocol import CreateRoom, JoinRoom, SeatTicket
-from ..storage import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
-from ..writer import MoveWriter
+from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
+from ..storage.writer import MoveWriter
 from .actor import Room
 from .core import RoomState, SeatState, new_seed, rules_of, session_of
 from .ports import Alone, Ports, Replication

@@ -34,12 +34,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
-from ..game import Game
-from ..observation import Play
-from ..records import HandRecord, MatchRecord, match_record
-from ..rules import RuleSet
-from ..userdata import data_dir
-from .errors import StaleFence, StorageUnavailable
+from ...game import Game
+from ...observation import Play
+from ...records import HandRecord, MatchRecord, match_record
+from ...rules import RuleSet
+from ...userdata import data_dir
+from ..errors import StaleFence, StorageUnavailable
 from .tables import Base, HandRow, MatchRow, MoveRow, RoomRow, SeatRow, now
 
 __all__ = [

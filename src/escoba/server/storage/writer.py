@@ -7,8 +7,8 @@ import contextlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from .errors import StaleFence
-from .storage import MoveWrite, Storage
+from ..errors import StaleFence
+from .repository import MoveWrite, Storage
 
 __all__ = ["MoveWriter"]
 
