@@ -25,10 +25,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from escoba.server import connections, storage
+from escoba.server import connections
 from escoba.server.app import MAX_BODY_BYTES
 from escoba.server.computers import Thinkers
 from escoba.server.protocol import MAX_MESSAGE_BYTES
+from escoba.server.storage import repository as storage
 from escoba.server.storage.repository import hash_token
 from server_helpers import (
     TIMEOUT,
