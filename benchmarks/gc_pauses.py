@@ -255,9 +255,9 @@ def default_workers() -> int:
 async def serve(args: argparse.Namespace, pauses: Pauses) -> None:
     import uvicorn
 
-    from escoba.server.app import create_app
     from escoba.server.config import DEFAULT_LIMITS, Settings
-    from escoba.server.transport import raise_open_files_limit, server_config
+    from escoba.server.http.app import create_app
+    from escoba.server.http.transport import raise_open_files_limit, server_config
 
     changes = parse_limits(args.limit)
     if args.computer_workers is not None:

@@ -28,8 +28,8 @@ from rich.table import Table
 from sqlalchemy import insert, select
 
 from escoba import Game, RuleSet
-from escoba.server.app import create_app
 from escoba.server.config import Settings
+from escoba.server.http.app import create_app
 from escoba.server.storage.repository import MatchRow, RoomRow, SeatRow, Storage
 
 

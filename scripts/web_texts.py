@@ -37,7 +37,7 @@ from escoba.ai import LEVELS
 from escoba.catalogue import LANGUAGES, directory, keys
 from escoba.rules import CAPTURE_MODES, OPTION_NAMES, RULESETS, SEVENS_MODES
 from escoba.scoring import CATEGORIES
-from escoba.server.texts_api import SHARED
+from escoba.server.http.routes.texts import SHARED
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 WEB: Final = ROOT / "src" / "escoba" / "web"

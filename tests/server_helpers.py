@@ -37,7 +37,6 @@ from sqlalchemy.pool import NullPool
 import database_fixtures
 from escoba import Card, Game, InvalidCardError, Play
 from escoba.records import replay
-from escoba.server.app import create_app
 from escoba.server.config import (
     DEFAULT_LIMITS,
     DEFAULT_TIMINGS,
@@ -47,6 +46,7 @@ from escoba.server.config import (
     Settings,
     Timings,
 )
+from escoba.server.http.app import create_app
 
 TIMEOUT = 15.0
 """Seconds to wait for a message that must come (a failing test, never a hanging one)."""

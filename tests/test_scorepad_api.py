@@ -1,4 +1,4 @@
-"""The score pad over HTTP (`escoba.server.scorepad_api`): POST /api/scorepad and
+"""The score pad over HTTP (`escoba.server.http.routes.scorepad`): POST /api/scorepad and
 GET /api/scorepad/rules, on a bare app that includes only the router.
 
 Spec: RULES.md, "Scoring a hand", "Winning the match", "Rule set options" and "Presets"; the
@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from escoba import RULESETS
 from escoba.cheatsheet import summary
 from escoba.rules import INT_OPTIONS
-from escoba.server.app import BodyLimit
-from escoba.server.scorepad_api import MAX_JSON_DEPTH, SCORING_OPTIONS, router
+from escoba.server.http.middleware import BodyLimit
+from escoba.server.http.routes.scorepad import MAX_JSON_DEPTH, SCORING_OPTIONS, router
 from server_helpers import assert_refused
 
 

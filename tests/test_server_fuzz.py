@@ -50,8 +50,8 @@ from escoba.ai import LEVELS
 from escoba.errors import InvalidMoveError
 from escoba.messages import LANGUAGES
 from escoba.rules import OPTION_NAMES
-from escoba.server.app import WEB, create_app
 from escoba.server.config import Settings
+from escoba.server.http.app import WEB, create_app
 from escoba.server.protocol import MAX_MESSAGE_BYTES, parse_client_message
 from server_helpers import (
     TEST_LIMITS,
@@ -1072,7 +1072,7 @@ def assert_no_server_error(log: pytest.LogCaptureFixture) -> None:
 
 def assert_clear_answer(answer: Any, method: str, endpoint: Endpoint) -> None:
     """Never a server error; every refusal an error message with a code and a sentence (the
-    score pad API refuses in the very same shape: scorepad_api.py)."""
+    score pad API refuses in the very same shape: http/routes/scorepad.py)."""
     assert answer.status_code < 500, (answer.status_code, answer.text[:500])
     if method == "HEAD":
         assert not answer.content  # HTTP: the answer to HEAD has no body

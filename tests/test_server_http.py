@@ -23,8 +23,8 @@ from escoba.cheatsheet import cheat_sheet
 from escoba.errors import RulesError
 from escoba.messages import LANGUAGES
 from escoba.rules import BOOL_OPTIONS, OPTION_NAMES, PRESET_SEATING
-from escoba.server.app import WEB, create_app
 from escoba.server.config import Settings
+from escoba.server.http.app import WEB, create_app
 from escoba.server.storage.repository import hash_token
 from server_helpers import (
     assert_refused,

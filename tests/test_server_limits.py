@@ -28,10 +28,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 import database_fixtures
-from escoba.server.app import create_app
 from escoba.server.computers import Thinkers
 from escoba.server.config import DEFAULT_TIMINGS, SYSTEM_CLOCK, Clock, Limits, Settings, Timings
 from escoba.server.errors import StorageUnavailable
+from escoba.server.http.app import create_app
 from escoba.server.protocol import CreateRoom
 from escoba.server.storage.repository import MatchRow, Storage
 from server_helpers import (

@@ -26,8 +26,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 from escoba.server import connections
-from escoba.server.app import MAX_BODY_BYTES
 from escoba.server.computers import Thinkers
+from escoba.server.http.middleware import MAX_BODY_BYTES
 from escoba.server.protocol import MAX_MESSAGE_BYTES
 from escoba.server.storage import repository as storage
 from escoba.server.storage.repository import hash_token

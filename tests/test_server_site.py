@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 
 from escoba import RULESETS, Game
 from escoba.cli import app as cli
-from escoba.server.app import create_app
 from escoba.server.config import Settings
 from escoba.server.errors import StaleFence
+from escoba.server.http.app import create_app
 from escoba.server.replication.bus import Cluster, NoAnswer, Payload
 from escoba.server.storage.repository import Storage
 from escoba.server.storage.tables import MatchRow

@@ -1,4 +1,4 @@
-"""The HTTP layer of ``escoba serve`` (``escoba.server.transport``) against a real server
+"""The HTTP layer of ``escoba serve`` (``escoba.server.http.transport``) against a real server
 process with small limits: request heads over the byte or header limit, heads that never
 end, idle kept-alive connections, connections per address and in all (WebSockets counted),
 text that is not UTF-8, SIGTERM with clients that never read, and the ``serve`` command's

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from escoba import RULESETS, Deal, Game, IllegalMoveError, Play, TakeBack
 from escoba.play.session import Session, SessionError
 from escoba.records import TAKE_BACK, replay
-from escoba.server.app import replay_views
+from escoba.server.http.routes.matches import replay_views
 from server_helpers import (
     Message,
     Peer,

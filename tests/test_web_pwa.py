@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 
 from escoba.catalogue import LANGUAGES
-from escoba.server.app import WEB, create_app
 from escoba.server.config import Settings
+from escoba.server.http.app import WEB, create_app
 from escoba.server.offline import service_worker
 from test_web_history import finish_a_match, hold
 from web_browser import Server

@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.catalogue import LANGUAGES, as_json, keys
-from escoba.server.texts_api import SHARED, page_texts
+from escoba.server.http.routes.texts import SHARED, page_texts
 from server_helpers import assert_refused, running_app
 
 ROOT = Path(__file__).resolve().parent.parent

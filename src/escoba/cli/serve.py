@@ -167,9 +167,9 @@ def serve_command(
         import uvicorn
         from sqlalchemy.engine import make_url
 
-        from ..server.app import create_app
+        from ..server.http.app import create_app
+        from ..server.http.transport import TrustedProxies, raise_open_files_limit, server_config
         from ..server.storage.repository import default_database_url
-        from ..server.transport import TrustedProxies, raise_open_files_limit, server_config
     except ImportError as missing:
         fail(
             f"the web game needs {missing.name!r}; install it with: "

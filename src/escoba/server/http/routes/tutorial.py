@@ -21,9 +21,9 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
-from ..cards import DECK_STYLES, Card, DeckStyle, card_name
-from ..catalogue import LANGUAGES, text
-from ..tutorial import (
+from ....cards import DECK_STYLES, Card, DeckStyle, card_name
+from ....catalogue import LANGUAGES, text
+from ....tutorial import (
     LESSONS,
     Step,
     every_try,
@@ -34,7 +34,7 @@ from ..tutorial import (
     side_names,
     step_text,
 )
-from .protocol import ErrorMessage
+from ...protocol import ErrorMessage
 
 __all__ = ["CACHE_CONTROL", "router", "tutorial_view"]
 

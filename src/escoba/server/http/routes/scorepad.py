@@ -29,13 +29,13 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 
-from ..cheatsheet import category_label, sevens_label, summary
-from ..errors import RulesError
-from ..messages import LANGUAGES
-from ..rules import INT_OPTIONS, RULESETS, SEVENS_MODES, preset_name
-from ..scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
-from ..scoring import CATEGORIES, categories_in_play
-from .protocol import ErrorMessage, Language
+from ....cheatsheet import category_label, sevens_label, summary
+from ....errors import RulesError
+from ....messages import LANGUAGES
+from ....rules import INT_OPTIONS, RULESETS, SEVENS_MODES, preset_name
+from ....scorepad import NOT_GIVEN, HandEntry, ScorePad, ScorePadError, entry_fields, tally
+from ....scoring import CATEGORIES, categories_in_play
+from ...protocol import ErrorMessage, Language
 
 __all__ = [
     "MAX_JSON_DEPTH",

@@ -55,8 +55,8 @@ from websockets.exceptions import (
     TooManyHeaders,
 )
 
-from .config import Limits
-from .protocol import ErrorMessage
+from ..config import Limits
+from ..protocol import ErrorMessage
 
 __all__ = [
     "GRACE_SECONDS",

@@ -26,8 +26,8 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from ..catalogue import LANGUAGES, as_json
-from .protocol import ErrorMessage
+from ....catalogue import LANGUAGES, as_json
+from ...protocol import ErrorMessage
 
 __all__ = ["CACHE_CONTROL", "SHARED", "page_texts", "router"]
 

@@ -1,0 +1,115 @@
+"""The web application: the one place where the server is built.
+
+``create_app(settings)`` makes the app; its lifespan builds everything the routes and rooms
+use (storage, the registry of rooms with its ports, the site of several processes when there
+is a Redis) and closes it again. The routes are routers of their own concerns (:mod:`.routes`
+and :mod:`.socket`), given what they need through FastAPI's ``Depends`` (:mod:`.deps`).
+Refusals are ``{"type": "error", "code": ..., "message": ...}`` with a 4xx status over HTTP,
+and the same message over a WebSocket (which stays open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import memory
+from ..config import DEFAULT_SETTINGS, Settings
+from ..errors import Refusal
+from ..history import SweepCounts
+from ..replication.bus import Cluster
+from ..replication.ownership import Site
+from ..rooms.registry import Registry
+from ..storage.repository import Storage, default_database_url
+from . import socket
+from .deps import validation_text
+from .middleware import BodyLimit, SecurityHeaders
+from .routes import matches, pages, rooms, scorepad, texts, tutorial
+from .routes.pages import WEB
+
+__all__ = ["WEB", "create_app"]
+
+log = logging.getLogger("escoba.server")
+
+
+def _error(refusal: Refusal) -> JSONResponse:
+    return JSONResponse(refusal.to_message().model_dump(), status_code=refusal.status)
+
+
+def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
+    """The application built from ``settings`` (see :class:`~escoba.server.config.Settings`:
+    the database, SQLite in the user's data directory by default; the computers' pace; the
+    limits; the web origins that may open its WebSockets; a Redis that makes it one process of
+    a site of several; its timings and clock)."""
+    storage = Storage(settings.database_url or default_database_url())
+    waves = memory.Waves()  # gives back what a wave of connections leaves, once it is over
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(storage.migrate)
+        registry = Registry(storage, settings)
+        if settings.redis_url is not None:
+            cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix)
+            registry.join_site(Site(registry, cluster))
+            log.info("one of a site of several processes (this one %s)", cluster.id)
+        app.state.registry = registry
+        await registry.start()
+        # What exists now (modules, the app) lives as long as the server: keep it out of the
+        # collector's full passes, once. Anything made later is collected as usual.
+        gc.collect()
+        gc.freeze()
+        # Stored matches are loaded when someone comes back to them, not here: a restart
+        # answers at once however many are stored, and holds only the rooms in use.
+        yield
+        waves.cancel()
+        await registry.close()
+        storage.close()
+
+    app = FastAPI(
+        title="escoba",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        redirect_slashes=False,  # a redirect would be built from the client's Host header
+    )
+    app.state.settings = settings
+    app.state.storage = storage
+    app.state.waves = waves
+    app.state.sweeps = SweepCounts()  # each finished match's, counted once
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
+
+    @app.exception_handler(Refusal)
+    async def refused(_request: Request, refusal: Refusal) -> JSONResponse:
+        return _error(refusal)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        detail = str(error.detail)
+        if error.status_code == 400:  # FastAPI could not read the body as JSON
+            code, detail = "bad_request", "the body is not JSON in UTF-8"
+        return _error(Refusal(code, detail, error.status_code))
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_request: Request, error: RequestValidationError) -> JSONResponse:
+        return _error(Refusal("bad_request", validation_text(error), 422))
+
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.include_router(scorepad.router)
+    app.include_router(texts.router)
+    app.include_router(tutorial.router)
+    app.include_router(rooms.router)
+    app.include_router(matches.router)
+    app.include_router(socket.router)
+    return app
