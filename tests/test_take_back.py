@@ -275,7 +275,7 @@ def test_a_person_takes_back_a_move_against_computers(client: TestClient) -> Non
         assert record["hands"][0]["moves"][-3:] == [TAKE_BACK] * 3
 
         # the position and the record survive the room leaving memory
-        moves = on_server(client, lambda hub: hub.rooms[room].moves_stored)
+        moves = on_server(client, lambda hub: hub.rooms[room].room_state.moves_stored)
         assert moves == len(record["hands"][0]["moves"])
     assert on_server(client, lambda hub: hub.evict_idle(idle_seconds=0.0)) == 1
     with connect(client, room) as peer:
