@@ -22,6 +22,7 @@ from ..cards import DeckStyle
 from ..errors import EscobaError, IllegalMoveError, InvalidCardError, InvalidMoveError, RulesError
 from ..game import Game
 from ..moves import Move
+from ..observation import Event, TakeBack
 from ..play.session import Session, SessionError
 from ..records import TAKE_BACK
 from ..rules import RULESETS, RuleSet, preset_name
@@ -30,28 +31,24 @@ from .connections import Connection, TokenBucket
 from .errors import RESTARTING, Refusal, StaleFence
 from .protocol import (
     ErrorMessage,
-    EventView,
     HintMove,
     HintReply,
     HintRequest,
     JoinMessage,
-    MatchView,
     PingMessage,
     PlayMessage,
     PongMessage,
     RematchMessage,
     RoomInfo,
     SeatInfo,
-    StateMessage,
     TakeBackMessage,
     WatchMessage,
     WelcomeMessage,
-    event_view,
-    match_view,
     move_view,
     parse_move,
 )
 from .storage import MoveWrite, SeatRow, StoredRoom, token_matches
+from .wire import HandHistory, StateTexts, event_text
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -107,6 +104,10 @@ class Room:
         """Its connections changed since this process last told the others."""
         self.held_back: list[Mapping[str, Any]] | None = None
         """The owner's events heard while the room is read again (then followed)."""
+        self._info_text: tuple[tuple[Any, ...], str] | None = None
+        """The room's info as JSON, with what it was made from: sent again while that holds."""
+        self._history = HandHistory()
+        """The current hand's events as JSON, extended move by move."""
 
     def online(self) -> set[int]:
         """The seats with a joined connection on this process."""
@@ -217,14 +218,14 @@ class Room:
                 if played is None:  # pragma: no cover - the seat was checked
                     return False
                 self.moves_stored += 1
-                self.broadcast(event_view(played.event), played.hand_ended)
+                self.broadcast(played.event, played.hand_ended)
             elif event.get("kind") == "take_back":
                 count = event.get("count")
                 if not isinstance(count, int) or count < 1:
                     return False
                 taken = [self.game.take_back() for _ in range(count)]
                 self.moves_stored += count
-                self.broadcast(event_view(taken[-1]))
+                self.broadcast(taken[-1])
             else:
                 return False
         except EscobaError as error:
@@ -266,27 +267,56 @@ class Room:
             status="over" if game.is_over() else "playing",
         )
 
-    def view(self, connection: Connection) -> MatchView:
-        if connection.seat is None:
-            return match_view(self.game.observation(0), spectator=True)
-        return match_view(self.game.observation(connection.seat))
+    def info_text(self) -> str:
+        """:meth:`info` as JSON: made again only when something it shows has changed (who
+        sits and is connected, the match's number and whether it is over)."""
+        game = self.game
+        key = (
+            game.rules,
+            game.players,
+            game.partnerships,
+            self.match_number,
+            game.is_over(),
+            tuple((state.level, state.nickname, state.token_hash is None) for state in self.seats),
+            frozenset(self.online() | self.remote_online),
+        )
+        kept = self._info_text
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        text = self.info().model_dump_json()
+        self._info_text = (key, text)
+        return text
 
-    def state(self, connection: Connection) -> StateMessage:
-        return StateMessage(room=self.info(), match=self.view(connection))
+    def _text(self, texts: StateTexts, seat: int | None) -> str:
+        """The state message to ``seat`` (None: a spectator, shown the public view alone)."""
+        return texts.spectator() if seat is None else texts.seat(self.game, seat)
 
-    def broadcast(self, event: EventView | None = None, hand_ended: bool = False) -> None:
-        """Send every joined connection its seat's state: each view is built and serialised
-        once per seat (and once for all spectators), however many connections share it."""
-        info = self.info()
-        texts: dict[int | None, str] = {}
-        for connection in list(self.connections):
-            if connection.joined:
-                text = texts.get(connection.seat)
-                if text is None:
-                    text = texts[connection.seat] = StateMessage(
-                        room=info, match=self.view(connection), event=event, hand_ended=hand_ended
-                    ).model_dump_json()
-                connection.send_serialised(text)
+    def state(self, connection: Connection) -> str:
+        """The state message to ``connection`` now, as JSON (as :meth:`broadcast` sends)."""
+        texts = StateTexts(self.info_text(), self.game.public_view(), None, False, self._history)
+        return self._text(texts, connection.seat)
+
+    def broadcast(self, event: Event | TakeBack | None = None, hand_ended: bool = False) -> None:
+        """Send every joined connection its seat's state, ``event`` having led to it. What
+        every seat sees is encoded once; each seat's own part once however many connections
+        that seat has."""
+        joined = [connection for connection in self.connections if connection.joined]
+        if not joined:
+            return
+        texts = StateTexts(
+            self.info_text(),
+            self.game.public_view(),
+            None if event is None else event_text(event),
+            hand_ended,
+            self._history,
+        )
+        sent: dict[int | None, str] = {}
+        for connection in joined:
+            seat = connection.seat
+            text = sent.get(seat)
+            if text is None:
+                text = sent[seat] = self._text(texts, seat)
+            connection.send_serialised(text)
 
     # -- messages
 
@@ -363,7 +393,7 @@ class Room:
             self.connections.add(connection)
             connection.send(WelcomeMessage(seat=seat, room=self.info()))
             if seat is None:
-                connection.send(self.state(connection))  # nobody else's view changed
+                connection.send_serialised(self.state(connection))  # nobody else's changed
             else:
                 self.broadcast()  # everybody sees who is connected now
                 self.hub.share_presence(self)
@@ -469,7 +499,7 @@ class Room:
             self,
             {"kind": "move", "match": self.match_id, "number": number, "move": str(played.move)},
         )
-        self.broadcast(event_view(played.event), played.hand_ended)
+        self.broadcast(played.event, played.hand_ended)
 
     def _lost(self) -> Refusal:
         """The room's fence moved on to another process's token and nothing was stored:
@@ -529,7 +559,7 @@ class Room:
                     "count": len(writes),
                 },
             )
-            self.broadcast(event_view(taken[-1]))
+            self.broadcast(taken[-1])
 
     # -- hints
 
@@ -625,6 +655,9 @@ class Room:
         """Make sure the computer players move when it is their turn."""
         if self.replica:
             return  # the owner's computers play
+        seat = self.game.to_move
+        if seat is None or self.session.is_person(seat):
+            return  # nobody's turn, or a person's: no task to start (each move wakes again)
         if self._computers is None or self._computers.done():
             self._computers = asyncio.get_running_loop().create_task(self._run_computers())
 
