@@ -1,7 +1,9 @@
 """Load on the web game: N concurrent WebSocket clients, each playing a match against a
-computer player, over loopback, against one server or a site of several behind a balancer.
+computer player (or against another client), over loopback, against one server or a site of
+several behind a balancer.
 
     python benchmarks/load.py --clients 500 --duration 60
+    python benchmarks/load.py --level person --clients 400 --think 1
     python benchmarks/load.py --processes 2 --clients 800
     python benchmarks/load.py --compare 1,2 --clients 300 --think 1 --pace 0.5
     python benchmarks/load.py --compare 1:200,2:300 --think 1 --pace 0.5
@@ -13,6 +15,18 @@ to receiving the state that acknowledges it (50th, 99th percentile, max), each s
 memory and CPU (its event loop, and its computer worker processes apart), and how busy the
 machine's cores were. A finished match is followed by a rematch, so every client keeps
 playing.
+
+The cost of a move on the server is the figure "server CPU per move, ms" (``cpu_ms_per_move``
+in the JSON, each server's and ``server_cpu_ms_per_move`` for all of them): the CPU the
+server processes used while measuring (their event loop and their threads, storage's
+included; the computer workers apart), divided by the moves played meanwhile (people's
+acknowledged and computers'). ``--level person`` measures people playing people: the clients
+pair up, two people to a room (one opens it, the other joins it through its link; the one
+who opened it asks for the rematch), so no computer seat and no search is involved and the
+figure is the server's own path from a socket message to storage and every connection's
+state. One plain server on SQLite:
+
+    python benchmarks/load.py --level person --clients 400 --think 1 --duration 40
 
 With ``--processes N`` (N > 1), ``--redis URL`` or ``--compare 1,2`` it starts a site: N
 `escoba serve --redis` processes on one PostgreSQL database and one Redis, with HAProxy in
@@ -53,7 +67,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 import websockets
@@ -174,19 +188,57 @@ async def create_room(url: str, body: dict[str, Any], tally: Tally) -> dict[str,
     return None
 
 
+async def join_room(url: str, room: str, nickname: str, tally: Tally) -> dict[str, Any] | None:
+    """Take the free person seat of a room another client opened; its ticket."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for _attempt in range(20):
+            reply = await http.post(f"/api/rooms/{room}/join", json={"nickname": nickname})
+            if reply.status_code == 200:
+                ticket: dict[str, Any] = reply.json()
+                return ticket
+            if reply.status_code != 503:
+                break
+            tally.retries += 1
+            await asyncio.sleep(RETRY_SECONDS)
+    tally.errors.append(f"join: {reply.status_code} {reply.text[:200]}")
+    return None
+
+
+PEOPLE: Final = "person"
+"""``--level person``: the other seat is another client's (people play people)."""
+
+
 async def client(
-    index: int, url: str, args: argparse.Namespace, tally: Tally, stop: asyncio.Event
+    index: int,
+    url: str,
+    args: argparse.Namespace,
+    tally: Tally,
+    stop: asyncio.Event,
+    opened: asyncio.Future[str | None] | None = None,
 ) -> None:
+    """Play a seat until ``stop``. Against a computer the client opens its own room; with
+    ``--level person`` it opens one and sets ``opened`` to its id for its partner, or, given
+    ``opened`` already made by its partner, joins that room."""
     rng = random.Random(index)
-    body = {"nickname": f"load{index}", "seats": ["person", args.level], "rules": args.rules}
-    ticket = await create_room(url, body, tally)
+    people = args.level == PEOPLE
+    opener = not people or not (opened is not None and index % 2)
+    nickname = f"load{index}"
+    if opener:
+        body = {"nickname": nickname, "seats": ["person", args.level], "rules": args.rules}
+        ticket = await create_room(url, body, tally)
+        if opened is not None and not opened.done():
+            opened.set_result(None if ticket is None else ticket["room"])
+    else:
+        assert opened is not None
+        room = await opened
+        ticket = None if room is None else await join_room(url, room, nickname, tally)
     if ticket is None:
         return
     seat = ticket["seat"]
     address = url.replace("http", "ws", 1) + f"/ws/rooms/{ticket['room']}"
     async with websockets.connect(address, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": ticket["token"]}))
-        tally.open_matches += 1
+        tally.open_matches += opener  # a match of two people counts once
         sent_at: float | None = None
         request = ""  # the last play or rematch sent: sent again if refused as restarting
         sent_card = ""
@@ -232,11 +284,11 @@ async def client(
                             tally.person_moves += 1
                         sent_at = None
                         request = ""
-                    elif event["seat"] != seat and tally.measuring:
-                        tally.computer_moves += 1
+                    elif event["seat"] != seat and tally.measuring and not people:
+                        tally.computer_moves += 1  # (a person's move is counted by its client)
                 match = message["match"]
                 if match["over"]:
-                    if request != REMATCH:
+                    if request != REMATCH and opener:  # one of the pair asks for the rematch
                         tally.finished += 1
                         request = REMATCH
                         await ws.send(request)
@@ -251,7 +303,7 @@ async def client(
                 else:
                     request = "" if request == REMATCH else request
         finally:
-            tally.open_matches -= 1
+            tally.open_matches -= opener
             if turn is not None:
                 turn.cancel()
 
@@ -269,8 +321,12 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
     )
     with Progress(*columns, console=console) as progress:
         opening = progress.add_task(f"{label}opening rooms", total=args.clients)
+        loop = asyncio.get_running_loop()
+        opened: asyncio.Future[str | None] | None = None
         for index in range(args.clients):
-            tasks.append(asyncio.create_task(client(index, url, args, tally, stop_clients)))
+            if args.level == PEOPLE and index % 2 == 0:
+                opened = loop.create_future()  # this client's room, for the next one to join
+            tasks.append(asyncio.create_task(client(index, url, args, tally, stop_clients, opened)))
             progress.update(opening, completed=index + 1)
             await asyncio.sleep(1 / args.ramp)
         settling = progress.add_task(f"{label}settling", total=args.settle)
@@ -297,16 +353,17 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
     def percentile(q: float) -> float:
         return acks[min(len(acks) - 1, int(q * len(acks)))] * 1000 if acks else float("nan")
 
+    moves = tally.person_moves + tally.computer_moves
     servers: list[dict[str, Any]] = []
     for index, (rss, peak) in enumerate(memory):
         own_before, own_after = before.servers[index], after.servers[index]
+        used = None if own_before is None or own_after is None else own_after - own_before
         servers.append(
             {
                 "rss_mib": round(rss, 1),
                 "peak_rss_mib": round(peak, 1),
-                "cpu_percent": round(100 * (own_after - own_before) / elapsed, 1)
-                if own_before is not None and own_after is not None
-                else None,
+                "cpu_percent": None if used is None else round(100 * used / elapsed, 1),
+                "cpu_seconds": None if used is None else round(used, 2),
                 "workers_cpu_percent": percent_used(
                     before.workers[index], after.workers[index], elapsed
                 ),
@@ -327,6 +384,16 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         (server["cpu_percent"] or 0) + server["workers_cpu_percent"] for server in servers
     )
     cpu["other processes"] = round(max(0.0, 100 * busy / elapsed - ours), 1)
+    # The servers' CPU per move played: each server's own (with several, a move is played on
+    # one and shown on others, so each one's share is over all moves) and all of theirs.
+    spent = [server["cpu_seconds"] for server in servers]
+    for server in servers:
+        server["cpu_ms_per_move"] = (
+            round(1000 * server["cpu_seconds"] / moves, 3)
+            if server["cpu_seconds"] is not None and moves
+            else None
+        )
+    all_spent = None if not spent or None in spent else sum(spent)
     return {
         "processes": len(watched.servers) or None,
         "clients": args.clients,
@@ -338,6 +405,10 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         "matches_held_mean": round(statistics.mean(held), 1),
         "moves_per_second": round((tally.person_moves + tally.computer_moves) / elapsed, 1),
         "person_moves_per_second": round(tally.person_moves / elapsed, 1),
+        "moves": moves,
+        "server_cpu_ms_per_move": round(1000 * all_spent / moves, 3)
+        if all_spent is not None and moves
+        else None,
         "ack_ms_p50": round(percentile(0.50), 1),
         "ack_ms_p99": round(percentile(0.99), 1),
         "ack_ms_max": round(acks[-1] * 1000, 1) if acks else None,
@@ -355,9 +426,10 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
 def show(results: list[dict[str, Any]]) -> None:
     """One table, a column per run: the figures of runs side by side."""
     first = results[0]
-    title = f"{first['clients']} clients against '{first['level']}'"
+    against = "each other" if first["level"] == PEOPLE else f"'{first['level']}'"
+    title = f"{first['clients']} clients against {against}"
     if len({result["clients"] for result in results}) > 1:
-        title = f"clients against '{first['level']}'"
+        title = f"clients against {against}"
     table = Table(title=title)
     table.add_column("figure")
     for result in results:
@@ -394,6 +466,10 @@ def show(results: list[dict[str, Any]]) -> None:
             (
                 "server CPU, % of a core (each)",
                 [each([server["cpu_percent"] for server in r["servers"]]) for r in results],
+            ),
+            (
+                "server CPU per move, ms (all servers)",
+                [each([r["server_cpu_ms_per_move"]]) for r in results],
             ),
             (
                 "computer workers' CPU, %",
@@ -545,7 +621,11 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=50, help="rooms opened per second")
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a play")
     parser.add_argument("--pace", type=float, default=1.0, help="server's computer pace")
-    parser.add_argument("--level", default="easy")
+    parser.add_argument(
+        "--level",
+        default="easy",
+        help="the computer's level, or 'person': people play people, two clients a room",
+    )
     parser.add_argument("--rules", default="escoba")
     parser.add_argument("--url", help="a running server or site (else servers are started)")
     parser.add_argument(

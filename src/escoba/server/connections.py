@@ -126,7 +126,8 @@ class Connection:
         (a client that stopped reading) or fails closes the connection."""
         try:
             while (data := await self.queue.get()) is not None:
-                await asyncio.wait_for(self.outlet.send_text(data), self.send_seconds)
+                async with asyncio.timeout(self.send_seconds):  # no task of its own
+                    await self.outlet.send_text(data)
         except Exception:  # a dead socket or a stuck client: either way it is gone
             pass
         finally:

@@ -23,7 +23,7 @@ from ...cards import DeckStyle
 from ...errors import InvalidCardError, InvalidMoveError
 from ...game import Game
 from ...moves import Move
-from ...observation import Play, TakeBack
+from ...observation import Event, Play, TakeBack
 from ...records import TAKE_BACK
 from ...rules import preset_name
 from ..computers import Busy
@@ -31,27 +31,23 @@ from ..connections import Connection, TokenBucket
 from ..errors import RESTARTING, Refusal, StaleFence
 from ..protocol import (
     ErrorMessage,
-    EventView,
     HintMove,
     HintReply,
     HintRequest,
     JoinMessage,
-    MatchView,
     PingMessage,
     PlayMessage,
     PongMessage,
     RematchMessage,
     RoomInfo,
     SeatInfo,
-    StateMessage,
     TakeBackMessage,
     WatchMessage,
     WelcomeMessage,
-    event_view,
-    match_view,
     move_view,
     parse_move,
 )
+from ..protocol.wire import HandHistory, StateTexts, event_text
 from ..storage.repository import MoveWrite, StoredRoom, token_matches
 from .core import (
     Applied,
@@ -100,6 +96,10 @@ class Room:
         self.last_active = ports.clock.now()
         self.claimed_at: float | None = None
         """When its seat was last handed out: its person is on the way (in use meanwhile)."""
+        self._info_text: tuple[tuple[Any, ...], str] | None = None
+        """The room's info as JSON, with what it was made from: sent again while that holds."""
+        self._history = HandHistory()
+        """The current hand's events as JSON, extended move by move."""
 
     # -- its state, as the rest of the server reads it
 
@@ -209,7 +209,7 @@ class Room:
             log.warning("room %s: an event of its owner does not follow: %s", self.id, event)
             return False
         if applied.stored and applied.event is not None:
-            self.broadcast(event_view(applied.event), applied.hand_ended)
+            self.broadcast(applied.event, applied.hand_ended)
         return True
 
     # -- views
@@ -241,27 +241,56 @@ class Room:
             status="over" if game.is_over() else "playing",
         )
 
-    def view(self, connection: Connection) -> MatchView:
-        if connection.seat is None:
-            return match_view(self.game.observation(0), spectator=True)
-        return match_view(self.game.observation(connection.seat))
+    def info_text(self) -> str:
+        """:meth:`info` as JSON: made again only when something it shows has changed (who
+        sits and is connected, the match's number and whether it is over)."""
+        game = self.game
+        key = (
+            game.rules,
+            game.players,
+            game.partnerships,
+            self.match_number,
+            game.is_over(),
+            tuple((state.level, state.nickname, state.token_hash is None) for state in self.seats),
+            frozenset(self.online() | self.replication.online_elsewhere(self.id)),
+        )
+        kept = self._info_text
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        text = self.info().model_dump_json()
+        self._info_text = (key, text)
+        return text
 
-    def state(self, connection: Connection) -> StateMessage:
-        return StateMessage(room=self.info(), match=self.view(connection))
+    def _text(self, texts: StateTexts, seat: int | None) -> str:
+        """The state message to ``seat`` (None: a spectator, shown the public view alone)."""
+        return texts.spectator() if seat is None else texts.seat(self.game, seat)
 
-    def broadcast(self, event: EventView | None = None, hand_ended: bool = False) -> None:
-        """Send every joined connection its seat's state: each view is built and serialised
-        once per seat (and once for all spectators), however many connections share it."""
-        info = self.info()
-        texts: dict[int | None, str] = {}
-        for connection in list(self.connections):
-            if connection.joined:
-                text = texts.get(connection.seat)
-                if text is None:
-                    text = texts[connection.seat] = StateMessage(
-                        room=info, match=self.view(connection), event=event, hand_ended=hand_ended
-                    ).model_dump_json()
-                connection.send_serialised(text)
+    def state(self, connection: Connection) -> str:
+        """The state message to ``connection`` now, as JSON (as :meth:`broadcast` sends)."""
+        texts = StateTexts(self.info_text(), self.game.public_view(), None, False, self._history)
+        return self._text(texts, connection.seat)
+
+    def broadcast(self, event: Event | TakeBack | None = None, hand_ended: bool = False) -> None:
+        """Send every joined connection its seat's state, ``event`` having led to it. What
+        every seat sees is encoded once; each seat's own part once however many connections
+        that seat has."""
+        joined = [connection for connection in self.connections if connection.joined]
+        if not joined:
+            return
+        texts = StateTexts(
+            self.info_text(),
+            self.game.public_view(),
+            None if event is None else event_text(event),
+            hand_ended,
+            self._history,
+        )
+        sent: dict[int | None, str] = {}
+        for connection in joined:
+            seat = connection.seat
+            text = sent.get(seat)
+            if text is None:
+                text = sent[seat] = self._text(texts, seat)
+            connection.send_serialised(text)
 
     # -- messages
 
@@ -337,7 +366,7 @@ class Room:
             self.connections.add(connection)
             connection.send(WelcomeMessage(seat=seat, room=self.info()))
             if seat is None:
-                connection.send(self.state(connection))  # nobody else's view changed
+                connection.send_serialised(self.state(connection))  # nobody else's changed
             else:
                 self.broadcast()  # everybody sees who is connected now
                 self.replication.presence_changed(self.id)
@@ -425,7 +454,7 @@ class Room:
         await self._store(saved, "a move", self.ports.store.write(write))
         state.hands_stored += len(write.hands)
         await self._tell(applied)
-        self.broadcast(event_view(applied.event), applied.hand_ended)
+        self.broadcast(applied.event, applied.hand_ended)
 
     async def _store(self, saved: Saved, what: str, writing: Coroutine[Any, Any, None]) -> None:
         """Await a write of what was applied since ``saved``; if storage refuses it, go back
@@ -485,7 +514,7 @@ class Room:
             await self._store(saved, "the take back", self.ports.store.write_all(writes))
             await self._tell(applied)
             assert isinstance(applied.event, TakeBack), "a take back's event is the last taken"
-            self.broadcast(event_view(applied.event))
+            self.broadcast(applied.event)
 
     # -- hints
 
@@ -575,6 +604,9 @@ class Room:
         """Make sure the computer players move when it is their turn."""
         if self.replica:
             return  # the owner's computers play
+        seat = self.game.to_move
+        if seat is None or self.room_state.session.is_person(seat):
+            return  # nobody's turn, or a person's: no task to start (each move wakes again)
         if self._computers is None or self._computers.done():
             self._computers = asyncio.get_running_loop().create_task(self._run_computers())
 

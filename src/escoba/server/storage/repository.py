@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,6 +19,7 @@ from typing import Any, Final, Literal, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Connection,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -30,9 +31,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.orm import Session, sessionmaker
-from sqlalchemy.sql.elements import ColumnElement
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement, ColumnElement
 
 from ...game import Game
 from ...observation import Play
@@ -124,6 +126,49 @@ _store = _guarded("store this")
 _read = _guarded("be read")
 
 
+class _Prepared:
+    """A statement run on every move, compiled once for the database's dialect and run as
+    the driver's SQL (``exec_driver_sql``). SQLAlchemy then neither looks it up nor works
+    out its parameters again, which for one move cost as much as the database's own work;
+    each parameter still goes through its column type's conversion for the dialect (times
+    on SQLite), and errors and events are SQLAlchemy's as for any statement."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = compiled.string
+        self.order = compiled.positiontup
+        """The parameters' names in the SQL's order (None: the driver takes them by name)."""
+        self.convert = {
+            name: convert
+            for name, bind in compiled.binds.items()
+            if (convert := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None
+        }
+
+    def run(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Run it once per row of parameters (by name), all in one call to the driver."""
+        converted = [
+            {**row, **{name: convert(row[name]) for name, convert in self.convert.items()}}
+            for row in rows
+        ]
+        order = self.order
+        if order is None:
+            connection.exec_driver_sql(self.sql, converted)
+        else:
+            connection.exec_driver_sql(
+                self.sql, [tuple(row[name] for name in order) for row in converted]
+            )
+
+
+_ADD_MOVES: Final = insert(MoveRow)
+_TOUCH_MATCH: Final = (
+    update(MatchRow)
+    .where(MatchRow.id == bindparam("touched"))
+    .values(active_at=bindparam("moment"))
+)
+"""A match was played at ``moment``."""
+
+
 def default_database_url() -> str:
     """SQLite in the user's data folder (:func:`escoba.userdata.data_dir`)."""
     folder = data_dir()
@@ -167,7 +212,7 @@ class MoveWrite:
     finished: tuple[int | None, list[int]] | None = None
     """(winner, totals) when the move ended the match."""
     fence: int | None = None
-    """The fencing token of the room's owner (see ``lease``): the move is stored only while
+    """The fencing token of the room's owner (see ``leases``): the move is stored only while
     it is the room's fence. None when one process serves the site: no check."""
 
     @classmethod
@@ -262,6 +307,8 @@ class Storage:
         elif self.engine.dialect.name == "postgresql":
             event.listen(self.engine, "connect", _postgresql_utc)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._add_moves = _Prepared(_ADD_MOVES, self.engine.dialect)
+        self._touch_match = _Prepared(_TOUCH_MATCH, self.engine.dialect)
 
     @_guarded("be upgraded")
     def migrate(self) -> None:
@@ -420,8 +467,8 @@ class Storage:
             self._check_fences(
                 connection, {(w.match_id, w.fence) for w in writes if w.fence is not None}
             )
-            connection.execute(
-                insert(MoveRow),
+            self._add_moves.run(
+                connection,
                 [
                     {
                         "match_id": w.match_id,
@@ -441,10 +488,12 @@ class Storage:
             ]
             if hands:
                 connection.execute(insert(HandRow), hands)
-            connection.execute(
-                update(MatchRow)
-                .where(MatchRow.id.in_(sorted({w.match_id for w in writes})))
-                .values(active_at=moment)
+            self._touch_match.run(
+                connection,
+                [
+                    {"touched": match_id, "moment": moment}
+                    for match_id in sorted({w.match_id for w in writes})
+                ],
             )
             for w in writes:
                 if w.finished is not None:
@@ -517,7 +566,7 @@ class Storage:
     @_store
     def claim_room(self, room_id: str, token: int) -> None:
         """Raise the room's fence to ``token``, the fencing token its new owner got with its
-        lease (see ``lease``): from then on only moves stored with ``token`` are taken, and
+        lease (see ``leases``): from then on only moves stored with ``token`` are taken, and
         none of the owners before. Raises :class:`StaleFence` if ``token`` is not above the
         fence (the room was claimed with it or a newer one), LookupError for no such room.
 
