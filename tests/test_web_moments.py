@@ -183,18 +183,46 @@ def test_the_computer_waits_while_the_hands_score_pad_is_open(
     assert sorted(table_cards(page)) == sorted(match["table"])
 
 
+LATE_REPLY = """
+(() => {
+  window.__plays = new Set();
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return add.call(this, type, listener, options);
+    const late = (event) => {
+      const text = String(event.data);
+      if (!text.includes('"event":{"kind":"play"')) return listener(event);
+      const first = window.__plays.size === 0 || window.__plays.has(text);
+      window.__plays.add(text);
+      if (first) listener(event);
+      else setTimeout(() => { listener(event); window.__delivered = true; }, 1000);
+    };
+    return add.call(this, type, late, options);
+  };
+})();
+"""
+"""The first play shown at once, the next ones (the computer's reply) a second late: a dialog
+opened right after a play is open when the reply comes, however fast the server answers."""
+
+
 def test_the_computer_waits_while_the_log_is_open(page: Any, moments_server: Server) -> None:
     ticket = computer_room(moments_server, lambda match: match["to_move"] == match["seat"])
+    page.add_init_script(LATE_REPLY)
     open_seat(page, moments_server, ticket)
     page.locator("[data-testid=hand-card][data-moves]").first.wait_for(timeout=TIMEOUT)
     play_card(page)
     page.get_by_test_id("log-button").click()
     expect(page.get_by_test_id("log-dialog")).to_be_visible()
-    time.sleep(4 * PACE)  # the server's computer has answered by now
+    # the computer's reply has reached the page, the log open ...
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not page.evaluate("window.__delivered === true"):
+        assert time.monotonic() < deadline, "the computer's reply did not reach the page"
+        page.wait_for_timeout(50)
     assert (
         seat_state(moments_server, ticket["room"], ticket["token"])["match"]["to_move"]
         == (ticket["seat"])
     )
+    # ... and the reply is shown only once the log is closed
     expect(page.get_by_test_id("turn-indicator")).not_to_have_attribute(
         "data-seat", str(ticket["seat"])
     )
