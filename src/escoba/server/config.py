@@ -36,6 +36,11 @@ DEFAULT_PREFIX: Final = "escoba:"
 apart."""
 
 
+def _number(value: object) -> bool:
+    """Whether ``value`` is an int or a float (a bool is not a number of anything here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Limits:
     """Bounds on what clients may hold or ask of the server; the defaults suit one process
@@ -103,7 +108,7 @@ class Limits:
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):
             value = getattr(self, item.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            if not _number(value) or value <= 0:
                 raise ValueError(f"{item.name}: must be a positive number, got {value!r}")
 
     def replace(self, **changes: float) -> Limits:
@@ -141,7 +146,7 @@ class Timings:
             raise ValueError("storage_retries: must name at least one wait")
         for name, value in waits.items():
             for wait in value if isinstance(value, tuple) else (value,):
-                if isinstance(wait, bool) or not isinstance(wait, int | float) or wait < 0:
+                if not _number(wait) or wait < 0:
                     raise ValueError(f"{name}: must be seconds (0 or more), got {wait!r}")
 
     def storage_retry(self, failures: int) -> float:
@@ -193,7 +198,7 @@ class Settings:
     clock: Clock = field(default=SYSTEM_CLOCK)
 
     def __post_init__(self) -> None:
-        if isinstance(self.pace, bool) or not isinstance(self.pace, int | float) or self.pace < 0:
+        if not _number(self.pace) or self.pace < 0:
             raise ValueError(f"pace: must be seconds (0 or more), got {self.pace!r}")
 
 

@@ -185,9 +185,7 @@ class RoomState:
                 taken = list(self.session.take_back())
             else:
                 taken = [self.game.take_back() for _ in range(change.count)]
-        except SessionError as error:
-            raise Refusal("nothing_to_take_back", str(error)) from None
-        except IllegalMoveError as error:
+        except (SessionError, IllegalMoveError) as error:
             raise Refusal("nothing_to_take_back", str(error)) from None
         self.moves_stored = first + len(taken)
         return Applied(
