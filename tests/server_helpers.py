@@ -624,12 +624,12 @@ def server_process(database: Path, port: int, log: Path) -> Iterator[subprocess.
 
 
 def lift_rate_limit(monkeypatch: Any) -> None:
-    """Let connections send as fast as a test drives them (``connections.RATE_PER_SECOND``,
+    """Let connections send as fast as a test drives them (``clients.RATE_PER_SECOND``,
     read for every new connection, made huge): for tests about something else than the rate
     limit."""
-    from escoba.server import connections
+    from escoba.server import clients
 
-    monkeypatch.setattr(connections, "RATE_PER_SECOND", 1e9)
+    monkeypatch.setattr(clients, "RATE_PER_SECOND", 1e9)
 
 
 # -- cards named in a message ---------------------------------------------------------------

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from escoba import RULESETS, Deal, Game, Play
-from escoba.play import Session
+from escoba.play import LocalMatch
 from escoba.records import MatchRecord, parse_record
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
@@ -150,14 +150,10 @@ def test_the_record_follows_its_schema_and_reads_back() -> None:
 
 
 def test_a_session_reports_the_engines_event() -> None:
-    session = Session.new(RULESETS["escoba"], seed=4, opponents=("easy",))
-    game = session.game
+    match = LocalMatch.new(RULESETS["escoba"], seed=4, opponents=("easy",))
+    game = match.game
     while not game.is_over() and len(game.results) < 1:
-        played = (
-            session.play(session.legal_moves()[0])
-            if session.person_to_move()
-            else session.advance()
-        )
+        played = match.play(match.legal_moves()[0]) if match.person_to_move() else match.advance()
         assert played is not None
         assert played.event == _history_plays(game, played.hand_number)[-1]
         assert (played.move, played.sweep) == (played.event.move, played.event.sweep)

@@ -1,4 +1,5 @@
-"""``escoba play --plain`` and ``escoba replay``, and the session and saved matches behind them."""
+"""``escoba play --plain`` and ``escoba replay``, and the local match and saved matches
+behind them."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cli import app
 from escoba.messages import LANGUAGES, text
-from escoba.play import Saves, Session, SessionError
+from escoba.play import LocalMatch, LocalMatchError, Saves
 from escoba.play.plain import PlainGame
 from escoba.userdata import data_dir
 
@@ -186,14 +187,14 @@ def test_bad_options(args: list[str], fragment: str) -> None:
 def test_the_output_never_shows_a_computer_hand() -> None:
     """Every state printed for the person names no card of another hand or of the stock
     (those cards have not been played, so no line may name them)."""
-    session = Session.new(RULESETS["escoba"], players=3, seed=11, opponents=["easy"])
+    match = LocalMatch.new(RULESETS["escoba"], players=3, seed=11, opponents=["easy"])
     shown = io.StringIO()
-    plain = PlainGame(session, Saves(), io.StringIO(""), shown)
-    game = session.game
+    plain = PlainGame(match, Saves(), io.StringIO(""), shown)
+    game = match.game
     checked = 0
     while not game.is_over() and checked < 40:
-        if not session.person_to_move():
-            session.advance()
+        if not match.person_to_move():
+            match.advance()
             continue
         shown.seek(0)
         shown.truncate()
@@ -207,7 +208,7 @@ def test_the_output_never_shows_a_computer_hand() -> None:
         for card in game.hand(0):
             assert card.symbol in text
         checked += 1
-        session.play(session.legal_moves()[0])
+        match.play(match.legal_moves()[0])
     assert checked >= 20
 
 
@@ -287,11 +288,11 @@ def test_replay_prints_every_hand(data: Path) -> None:
 
 
 def test_replay_of_a_bare_record_and_a_bad_file(tmp_path: Path) -> None:
-    session = Session.new(RULESETS["scopa"], seed=3)
+    match = LocalMatch.new(RULESETS["scopa"], seed=3)
     for _ in range(5):
-        session.advance() or session.play(session.legal_moves()[0])
+        match.advance() or match.play(match.legal_moves()[0])
     record = tmp_path / "record.json"
-    record.write_text(json.dumps(session.game.record()))
+    record.write_text(json.dumps(match.game.record()))
     result = runner.invoke(app, ["replay", str(record)])
     assert result.exit_code == 0
     assert "The hand was not finished." in result.stdout
@@ -309,13 +310,13 @@ def test_saves_honour_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatch) 
     assert data_dir() == data
     saves = Saves()
     assert saves.load_current() is None
-    session = Session.new(RULESETS["escoba"], seed=9)
-    assert saves.save_current(session) == data / "current.json"
+    match = LocalMatch.new(RULESETS["escoba"], seed=9)
+    assert saves.save_current(match) == data / "current.json"
     loaded = saves.load_current()
-    assert loaded is not None and loaded.to_json() == session.to_json()
+    assert loaded is not None and loaded.to_json() == match.to_json()
     saves.clear_current()
     assert not saves.current_path.is_file()
-    first, second = saves.save_finished(session), saves.save_finished(session)
+    first, second = saves.save_finished(match), saves.save_finished(match)
     assert first != second and first.parent == data / "matches"
     monkeypatch.delenv("ESCOBA_DATA_DIR")
     assert data_dir() != data
@@ -323,7 +324,7 @@ def test_saves_honour_the_data_dir(data: Path, monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.slow
 def test_session_round_trips_and_continues_identically() -> None:
-    session = Session.new(
+    match = LocalMatch.new(
         RULESETS["escoba"],
         players=4,
         partnerships=True,
@@ -332,30 +333,30 @@ def test_session_round_trips_and_continues_identically() -> None:
         deck="italian",
         language="de",
     )
-    twin = Session.loads(session.dumps())
+    twin = LocalMatch.loads(match.dumps())
     for _ in range(60):
-        for s in (session, twin):
+        for s in (match, twin):
             if s.person_to_move():
                 s.play(s.legal_moves()[-1])
             else:
                 s.advance()
         if _ % 20 == 0:
-            twin = Session.loads(twin.dumps())
-    assert twin.to_json() == session.to_json()
+            twin = LocalMatch.loads(twin.dumps())
+    assert twin.to_json() == match.to_json()
     assert twin.levels == (None, "easy", "medium", "hard")
     assert (twin.deck, twin.language, twin.person) == ("italian", "de", 0)
 
 
 def test_session_checks() -> None:
-    with pytest.raises(SessionError):
-        Session.new(RULESETS["escoba"], players=3, opponents=["easy", "hard", "expert"])
-    with pytest.raises(SessionError):
-        Session.new(RULESETS["escoba"], opponents=["nobody"])
-    with pytest.raises(SessionError):
-        Session.loads("[]")
-    session = Session.new(RULESETS["escoba"], seed=1)
-    if session.person_to_move():
-        assert session.advance() is None
+    with pytest.raises(LocalMatchError):
+        LocalMatch.new(RULESETS["escoba"], players=3, opponents=["easy", "hard", "expert"])
+    with pytest.raises(LocalMatchError):
+        LocalMatch.new(RULESETS["escoba"], opponents=["nobody"])
+    with pytest.raises(LocalMatchError):
+        LocalMatch.loads("[]")
+    match = LocalMatch.new(RULESETS["escoba"], seed=1)
+    if match.person_to_move():
+        assert match.advance() is None
     else:
-        with pytest.raises(SessionError):
-            session.play("Ad")
+        with pytest.raises(LocalMatchError):
+            match.play("Ad")

@@ -52,7 +52,7 @@ class FakeRoom:
 
     def __init__(self, room_id: str) -> None:
         self.id = room_id
-        self.connections: list[object] = []
+        self.clients: list[object] = []
         self.lock = asyncio.Lock()
 
     def online(self) -> set[int]:

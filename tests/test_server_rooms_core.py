@@ -18,7 +18,7 @@ from escoba.server.rooms.core import (
     RoomState,
     SeatState,
     TakeBackChange,
-    session_of,
+    local_match_of,
 )
 from escoba.server.rooms.registry import Registry
 from escoba.server.storage.repository import Storage
@@ -28,7 +28,7 @@ from escoba.server.storage.writer import MoveWriter
 def room_state(levels: list[str | None], seed: int = 7) -> RoomState:
     seats = [SeatState(level) for level in levels]
     game = Game(RULESETS["escoba"], len(levels), seed=seed)
-    return RoomState(seats, session_of(game, seats, seed), match_id=1, match_number=1)
+    return RoomState(seats, local_match_of(game, seats, seed), match_id=1, match_number=1)
 
 
 def play_some(state: RoomState, moves: int, rng: random.Random) -> None:

@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from escoba.server import connections
+from escoba.server import clients
 from escoba.server.computers import Thinkers
 from escoba.server.http.middleware import MAX_BODY_BYTES
 from escoba.server.protocol import MAX_MESSAGE_BYTES
@@ -263,8 +263,8 @@ def test_the_rate_limit_is_a_token_bucket(
     message over the limit is refused unread (a legal play too); time refills the bucket at
     RATE_PER_SECOND, never beyond RATE_BURST; each connection has its own bucket."""
     clock = FrozenClock()
-    monkeypatch.setattr(connections, "time", clock)
-    burst = int(connections.RATE_BURST)
+    monkeypatch.setattr(clients, "time", clock)
+    burst = int(clients.RATE_BURST)
     room, ticket, guest = two_people(client)
     with connect(client, room) as ana, connect(client, room) as bea:
         bea.join(guest["token"])  # one message of Bea's bucket
@@ -296,14 +296,14 @@ def test_the_rate_limit_is_a_token_bucket(
         # 1.5 messages' worth of time: one message goes through, the next does not, unless
         # the one was a play that moved the game on: its allowance is given back (plays are
         # bounded by the turns), so a quick player is never limited.
-        clock.now += 1.5 / connections.RATE_PER_SECOND
+        clock.now += 1.5 / clients.RATE_PER_SECOND
         mover.send({"type": "ping"})
         assert mover.receive() == {"type": "pong"}
         mover.send({"type": "ping"})
         assert mover.receive()["code"] == "rate_limited"
         # The half left over and 0.6 more make one message; 0.6 alone would not. (Not exactly
         # a half: the clock reads a large float, so an exact sum of 1 could land a hair below.)
-        clock.now += 0.6 / connections.RATE_PER_SECOND
+        clock.now += 0.6 / clients.RATE_PER_SECOND
         mover.send(move)
         played = mover.receive()
         assert is_state(played) and played["event"]["card"] == move["card"]
@@ -313,7 +313,7 @@ def test_the_rate_limit_is_a_token_bucket(
         mover.send({"type": "ping"})
         assert mover.receive()["code"] == "rate_limited"
         # A long quiet spell fills the bucket up to RATE_BURST, no further.
-        clock.now += 100 * burst / connections.RATE_PER_SECOND
+        clock.now += 100 * burst / clients.RATE_PER_SECOND
         for _ in range(burst + 1):
             mover.send({"type": "ping"})
         answers = replies(mover, burst + 1)
@@ -325,10 +325,10 @@ def test_a_burst_is_limited_and_the_connection_recovers(client: TestClient) -> N
     """In real time: twice RATE_BURST pings sent at once get at most the burst (and what the
     rate refills meanwhile) answered; every other one is refused; after a pause the same
     connection is served again."""
-    burst = int(connections.RATE_BURST)
+    burst = int(clients.RATE_BURST)
     room, ticket, _ = two_people(client)
     with connect(client, room) as peer:
-        time.sleep(2 / connections.RATE_PER_SECOND)
+        time.sleep(2 / clients.RATE_PER_SECOND)
         peer.join(ticket["token"])
         started = time.monotonic()
         for _ in range(2 * burst):
@@ -339,9 +339,9 @@ def test_a_burst_is_limited_and_the_connection_recovers(client: TestClient) -> N
         limited = [answer for answer in answers if answer["type"] == "error"]
         assert pongs + len(limited) == 2 * burst
         assert {answer["code"] for answer in limited} == {"rate_limited"}
-        assert burst - 1 <= pongs <= burst + connections.RATE_PER_SECOND * elapsed
+        assert burst - 1 <= pongs <= burst + clients.RATE_PER_SECOND * elapsed
         assert answers[: burst - 1] == [{"type": "pong"}] * (burst - 1)
-        time.sleep(3 / connections.RATE_PER_SECOND)
+        time.sleep(3 / clients.RATE_PER_SECOND)
         for _ in range(2):
             peer.send({"type": "ping"})
             assert peer.receive() == {"type": "pong"}

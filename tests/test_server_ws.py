@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from escoba import Game, IllegalMoveError, Move
 from escoba.catalogue import LANGUAGES
-from escoba.server.connections import RATE_BURST
+from escoba.server.clients import RATE_BURST
 from escoba.server.protocol import MAX_MESSAGE_BYTES, Language
 from server_helpers import (
     TIMEOUT,

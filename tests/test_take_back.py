@@ -1,5 +1,5 @@
 """Taking back a move: the engine's Game.take_back, the record that keeps it, the terminal
-session's take back and the server's ``take_back`` message.
+local match's take back and the server's ``take_back`` message.
 
 A take back leaves the match exactly as it was before the move (hands, table, stock, the
 captures and sweeps of RULES.md "A move", the deal of RULES.md "A hand" undone when the move
@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba import RULESETS, Deal, Game, IllegalMoveError, Play, TakeBack
-from escoba.play.session import Session, SessionError
+from escoba.play.local_match import LocalMatch, LocalMatchError
 from escoba.records import TAKE_BACK, replay
 from escoba.server.http.routes.matches import replay_views
 from server_helpers import (
@@ -148,32 +148,32 @@ def test_a_take_back_where_the_hand_has_no_move_does_not_replay() -> None:
         Game.from_record(record)
 
 
-# -- the terminal session ------------------------------------------------------------------------
+# -- the terminal's local match------------------------------------------------------------------
 
 
 def test_a_session_takes_back_the_persons_move_and_the_computers_after_it() -> None:
-    session = Session.new(RULES, players=3, seed=4, opponents=("beginner",), person=1)
-    with pytest.raises(SessionError, match="no move to take back"):
-        session.take_back()
-    while not session.person_to_move():
-        session.advance()
-    before = session.observation()
-    mine = session.play(session.legal_moves()[0])
-    while not session.person_to_move():
-        session.advance()
-    taken = session.take_back()
+    match = LocalMatch.new(RULES, players=3, seed=4, opponents=("beginner",), person=1)
+    with pytest.raises(LocalMatchError, match="no move to take back"):
+        match.take_back()
+    while not match.person_to_move():
+        match.advance()
+    before = match.observation()
+    mine = match.play(match.legal_moves()[0])
+    while not match.person_to_move():
+        match.advance()
+    taken = match.take_back()
     assert [event.seat for event in taken] == [0, 2, 1]
     assert taken[-1] == TakeBack(1, mine.move)
-    assert session.observation() == before and session.person_to_move()
+    assert match.observation() == before and match.person_to_move()
 
 
 def test_a_session_with_two_people_takes_nothing_back() -> None:
     game = Game(RULES, 2, seed=2)
-    session = Session(game, [None, None], person=game.to_move or 0)
-    session.play(session.legal_moves()[0])
+    match = LocalMatch(game, [None, None], person=game.to_move or 0)
+    match.play(match.legal_moves()[0])
     record = game.record()
-    with pytest.raises(SessionError, match="every other seat is a computer"):
-        session.take_back()
+    with pytest.raises(LocalMatchError, match="every other seat is a computer"):
+        match.take_back()
     assert game.record() == record
 
 
@@ -186,33 +186,33 @@ def test_u_takes_back_in_the_terminal_game_and_the_replay_shows_it() -> None:
     from escoba.ai.coach import Coach
     from escoba.tui import EscobaApp, ReplayApp
 
-    session = Session.new(RULES, seed=42, opponents=("beginner",))
+    match = LocalMatch.new(RULES, seed=42, opponents=("beginner",))
 
     class Flat:
         def evaluate(self, observation: Any, legal: Any) -> list[tuple[Any, float]]:
             return [(move, 0.0) for move in legal]
 
-    app = EscobaApp(session, pace=0, coach=Coach(Flat()))
+    app = EscobaApp(match, pace=0, coach=Coach(Flat()))
 
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("u")
             assert "no move to take back" in app.screen_text()
-            before = session.observation()
+            before = match.observation()
             await pilot.press("1")
-            while not session.person_to_move():
+            while not match.person_to_move():
                 await pilot.pause()
-            assert session.observation() != before
+            assert match.observation() != before
             await pilot.press("u")
             await pilot.pause()
-            assert session.observation() == before
+            assert match.observation() == before
             assert "Move taken back" in app.screen_text()
 
     asyncio.run(main())
-    assert session.game.record()["hands"][0]["moves"][-2:] == [TAKE_BACK, TAKE_BACK]
+    assert match.game.record()["hands"][0]["moves"][-2:] == [TAKE_BACK, TAKE_BACK]
 
-    replay_app = ReplayApp(session.game, session.levels, person=0)
+    replay_app = ReplayApp(match.game, match.levels, person=0)
     steps = replay_app.steps
     assert [step.taken_back for step in steps] == [False, False, False, True, True]
     assert steps[-1].move == steps[1].move and steps[-1].hands == steps[0].hands

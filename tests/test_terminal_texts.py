@@ -38,7 +38,7 @@ from escoba.cheatsheet import cheat_sheet, cheat_sheet_lines
 from escoba.cli import app as cli
 from escoba.errors import EscobaError
 from escoba.messages import LANGUAGES
-from escoba.play import Saves, Session
+from escoba.play import LocalMatch, Saves
 from escoba.play.plain import PlainGame
 from escoba.play.render import Words, computer_names
 from escoba.tui import EscobaApp
@@ -72,8 +72,8 @@ class Ranked:
         return sorted(scored, key=lambda pair: -pair[1])
 
 
-def session(levels: Sequence[str] = ("beginner",), **options: object) -> Session:
-    return Session.new(
+def match(levels: Sequence[str] = ("beginner",), **options: object) -> LocalMatch:
+    return LocalMatch.new(
         RULESETS["escoba"],
         players=len(levels) + 1,
         seed=42,
@@ -93,7 +93,7 @@ def shown(app: EscobaApp) -> str:
 
 
 def run_app(
-    test: Callable[[EscobaApp, Pilot[None]], Awaitable[None]], game: Session, coach: Coach
+    test: Callable[[EscobaApp, Pilot[None]], Awaitable[None]], game: LocalMatch, coach: Coach
 ) -> EscobaApp:
     app = EscobaApp(game, None, pace=0, coach=coach)
 
@@ -219,12 +219,12 @@ def test_three_computers_of_one_level_are_told_apart_on_the_screen() -> None:
             assert f"Computer {number} (medium): " in text  # the cards each holds
         assert re.search(r"Computer \d \(medium\) (plays|drops)", text)  # move lines
 
-    run_app(check, session(["medium"] * 3), Coach(Ranked("")))
+    run_app(check, match(["medium"] * 3), Coach(Ranked("")))
 
 
 def test_plain_mode_names_the_computers() -> None:
     out = io.StringIO()
-    game = PlainGame(session(["easy", "easy"]), Saves(), io.StringIO("1\n" * 6), out)
+    game = PlainGame(match(["easy", "easy"]), Saves(), io.StringIO("1\n" * 6), out)
     game.run()
     assert re.search(r"^Computer [12] \(easy\) plays ", out.getvalue(), re.M)
     assert "Cards in the hand of Computer 2: " in out.getvalue()
@@ -254,7 +254,7 @@ def test_review_names_the_better_move_in_the_deck_and_language() -> None:
         explanation = app.screen.query_one("#explanation")
         assert explanation.region.height > 0
 
-    run_app(check, session(deck="spanish", language="es"), Coach(Ranked("2c:6h+7c")))
+    run_app(check, match(deck="spanish", language="es"), Coach(Ranked("2c:6h+7c")))
 
 
 @pytest.mark.slow
@@ -282,7 +282,7 @@ def test_the_score_pad_explains_the_counts_behind_the_points() -> None:
         if result.leftovers:
             assert "Cards left on the table: " in text
 
-    run_app(check, session(), Coach(Ranked("")))
+    run_app(check, match(), Coach(Ranked("")))
 
 
 def test_the_explanation_names_the_king_of_coins_and_the_run_of_coins() -> None:
@@ -330,7 +330,7 @@ def test_rules_open_at_the_top_in_the_deck_shown() -> None:
         assert body.scroll_y == 0
         assert "sota=8, caballo=9, rey=10" in app.screen_text()
 
-    run_app(check, session(deck="spanish"), Coach(Ranked("")))
+    run_app(check, match(deck="spanish"), Coach(Ranked("")))
 
 
 # -- plain mode: h, r, s, and one heading per hand ------------------------------------------
@@ -338,7 +338,7 @@ def test_rules_open_at_the_top_in_the_deck_shown() -> None:
 
 def plain(answers: str, **options: object) -> str:
     out = io.StringIO()
-    game = session(**options)
+    game = match(**options)
     PlainGame(game, Saves(), io.StringIO(answers), out, coach=Coach(Ranked("2c:6h+7c"))).run()
     return out.getvalue()
 
@@ -408,7 +408,7 @@ def suit_lines(pile: frozenset[Card], indent: str) -> list[str]:
 
 
 def test_plain_mode_lists_each_sides_captured_cards_with_c() -> None:
-    game = session()
+    game = match()
     out = io.StringIO()
     answers = io.StringIO("1\n" * 4 + "c\n")
     PlainGame(game, Saves(), answers, out, coach=Coach(Ranked(""))).run()
@@ -461,7 +461,7 @@ def test_the_captures_screen_opens_with_c_and_after_the_hand_shows_its_cards() -
         await pilot.press("escape")
         assert isinstance(app.screen, ScorePadScreen)
 
-    run_app(check, session(), Coach(Ranked("")))
+    run_app(check, match(), Coach(Ranked("")))
 
 
 # -- the setup screen -----------------------------------------------------------------------

@@ -24,7 +24,7 @@ from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cheatsheet import cheat_sheet_lines
 from escoba.observation import Deal
-from escoba.play import Saves, Session
+from escoba.play import LocalMatch, Saves
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
 from escoba.tui.replay import match_steps
 from escoba.tui.texts import UI_LANGUAGES, t
@@ -53,8 +53,8 @@ class Costly:
         return sorted(scored, key=lambda pair: -pair[1])
 
 
-def new_session(**options: object) -> Session:
-    return Session.new(
+def new_session(**options: object) -> LocalMatch:
+    return LocalMatch.new(
         options.get("rules", RULESETS["escoba"]),  # type: ignore[arg-type]
         players=options.get("players", 2),  # type: ignore[arg-type]
         partnerships=options.get("partnerships", False),  # type: ignore[arg-type]
@@ -67,13 +67,13 @@ def new_session(**options: object) -> Session:
 
 def run(
     test: Test,
-    session: Session | None = None,
+    match: LocalMatch | None = None,
     saves: Saves | None = None,
     coach: Coach | None = None,
     **options: object,
 ) -> EscobaApp:
     app = EscobaApp(
-        session or new_session(**options),
+        match or new_session(**options),
         saves,
         pace=0,
         coach=coach or Coach(Flat()),
@@ -322,7 +322,7 @@ def test_full_match_against_a_beginner_completes(
     assert not saves.current_path.is_file() and app.saved_path is None
     kept = list((tmp_path / "matches").glob("match-*.json"))
     assert kept == [app.kept_path]
-    assert Session.loads(kept[0].read_text()).game.record() == app.game.record()
+    assert LocalMatch.loads(kept[0].read_text()).game.record() == app.game.record()
 
 
 def test_every_text_has_english_and_known_languages() -> None:
@@ -395,12 +395,12 @@ def test_quit_saves_and_resume_continues_the_same_match(
         await pilot.press("escape")
         await pilot.press("q")
 
-    session = Saves().load_current()
-    assert session is not None
-    assert session.game.record() == before.game.record()
-    after = run(resumed, session=session, saves=Saves())
+    match = Saves().load_current()
+    assert match is not None
+    assert match.game.record() == before.game.record()
+    after = run(resumed, match=match, saves=Saves())
     assert after.saved_path is not None and Saves().current_path.is_file()
-    # The match goes on exactly as an unbroken one (computer moves come from the session).
+    # The match goes on exactly as an unbroken one (computer moves come from the local match).
     unbroken = new_session()
     for event in [e for n in range(3) for e in after.game.history(n) if isinstance(e, Play)]:
         if unbroken.is_over():
@@ -438,7 +438,7 @@ def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> Non
     names the move and the one that would have left no sweep (5♠ taking a king leaves 15)."""
     deck = build_deck(2, 1, hands={0: "3s 5s Jc", 1: "2d 2s 2h"}, table="Kd Kh 3c 2c")
     game = game_with_deck(RULESETS["escoba"], 2, deck, dealer=1)
-    session = Session(game, [None, "beginner"], seed=3)
+    match = LocalMatch(game, [None, "beginner"], seed=3)
 
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         number = [str(card) for card in app.observation.hand].index("3s") + 1
@@ -455,7 +455,7 @@ def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> Non
         assert "Computer swept next, with 2" in line
         assert "; 5♠ taking K" in line and "would have left no sweep at all." in line
 
-    app = EscobaApp(session, None, pace=0, coach=Coach(Flat()))
+    app = EscobaApp(match, None, pace=0, coach=Coach(Flat()))
 
     async def main() -> None:
         async with app.run_test(size=SIZE) as pilot:
@@ -610,9 +610,7 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
         types.SimpleNamespace(stdin=terminal, stdout=terminal, exit=sys.exit),
     )
     started: list[tuple[str, object]] = []
-    monkeypatch.setattr(
-        escoba.tui, "run_app", lambda session, saves: started.append(("play", session))
-    )
+    monkeypatch.setattr(escoba.tui, "run_app", lambda match, saves: started.append(("play", match)))
     monkeypatch.setattr(escoba.tui, "run_replay", lambda game, *_: started.append(("replay", game)))
     saved = new_session()
     saved.play(saved.legal_moves()[0])
@@ -623,7 +621,7 @@ def test_play_and_replay_commands_go_full_screen_on_a_terminal(
     assert result.exit_code == 0, result.output
     assert "plain mode" not in result.output
     kind, resumed = started[-1]
-    assert kind == "play" and isinstance(resumed, Session)
+    assert kind == "play" and isinstance(resumed, LocalMatch)
     assert resumed.game.record() == saved.game.record()
 
     path = tmp_path / "match.json"

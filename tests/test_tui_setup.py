@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from escoba import RULESETS
 from escoba.errors import RulesError
-from escoba.play import Saves, Session
+from escoba.play import LocalMatch, Saves
 from escoba.tui.setup import BOOL_OPTIONS, SetupApp, SetupChoice
 from escoba.tui.texts import t
 
@@ -129,7 +129,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
     assert chosen.players == 4 and chosen.partnerships
     assert chosen.opponents == ("hard", "beginner", "expert")
     assert chosen.deck == "spanish" and chosen.language == "de"
-    session = Session.new(
+    match = LocalMatch.new(
         chosen.rules,
         players=chosen.players,
         partnerships=chosen.partnerships,
@@ -137,7 +137,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
         deck=chosen.deck,
         language=chosen.language,
     )
-    assert session.levels == (None, "hard", "beginner", "expert")
+    assert match.levels == (None, "hard", "beginner", "expert")
 
 
 def test_options_target_and_win_by_are_taken() -> None:
@@ -235,8 +235,8 @@ def test_cancel_returns_none() -> None:
 
 
 @pytest.fixture
-def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Session]:
-    """A faked terminal for ``escoba play``; the sessions handed to the game are listed."""
+def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[LocalMatch]:
+    """A faked terminal for ``escoba play``; the local matches handed to the game are listed."""
     import sys
     import types
 
@@ -248,13 +248,13 @@ def terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Session]:
     monkeypatch.setattr(
         escoba.cli.root, "sys", types.SimpleNamespace(stdin=tty, stdout=tty, exit=sys.exit)
     )
-    started: list[Session] = []
-    monkeypatch.setattr(escoba.tui, "run_app", lambda session, saves: started.append(session))
+    started: list[LocalMatch] = []
+    monkeypatch.setattr(escoba.tui, "run_app", lambda match, saves: started.append(match))
     return started
 
 
 def test_play_on_a_terminal_shows_the_setup_screen(
-    terminal: list[Session], monkeypatch: pytest.MonkeyPatch
+    terminal: list[LocalMatch], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import escoba.cli.root
 
@@ -287,11 +287,11 @@ def test_play_on_a_terminal_shows_the_setup_screen(
             language="en",
         )
     ]
-    session = terminal[-1]
-    assert session.game.rules == chosen.rules and session.game.players == 4
-    assert session.game.partnerships
-    assert session.levels == (None, "hard", "easy", "expert")
-    assert session.deck == "spanish" and session.language == "de" and session.seed == 5
+    match = terminal[-1]
+    assert match.game.rules == chosen.rules and match.game.players == 4
+    assert match.game.partnerships
+    assert match.levels == (None, "hard", "easy", "expert")
+    assert match.deck == "spanish" and match.language == "de" and match.seed == 5
 
     # Cancelled: no match.
     monkeypatch.setattr(SetupApp, "run", lambda self: None)
@@ -301,7 +301,7 @@ def test_play_on_a_terminal_shows_the_setup_screen(
 
 
 def test_quick_skips_the_setup_screen(
-    terminal: list[Session], monkeypatch: pytest.MonkeyPatch
+    terminal: list[LocalMatch], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import escoba.cli.root
 
@@ -312,16 +312,16 @@ def test_quick_skips_the_setup_screen(
     args = ["play", "--quick", "--rules", "scopa", "--players", "3", "--opponent", "easy"]
     result = CliRunner().invoke(escoba.cli.app, args)
     assert result.exit_code == 0, result.output
-    session = terminal[-1]
-    assert session.game.rules == RULESETS["scopa"] and session.levels == (None, "easy", "easy")
+    match = terminal[-1]
+    assert match.game.rules == RULESETS["scopa"] and match.levels == (None, "easy", "easy")
     # --resume never shows it either.
-    Saves().save_current(session)
+    Saves().save_current(match)
     result = CliRunner().invoke(escoba.cli.app, ["play", "--resume"])
     assert len(terminal) == 2 and result.exit_code == 0, result.output
 
 
 def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
-    terminal: list[Session], monkeypatch: pytest.MonkeyPatch
+    terminal: list[LocalMatch], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import escoba.cli.root
 
@@ -336,9 +336,9 @@ def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
     assert result.exit_code == 0, result.output
     assert (shown[-1].players, shown[-1].partnerships) == (4, True)
     assert shown[-1].opponents == ("medium",)
-    session = terminal[-1]
-    assert session.game.players == 4 and session.game.partnerships
-    assert session.observation().hand_sizes == (9, 9, 9, 9)
+    match = terminal[-1]
+    assert match.game.players == 4 and match.game.partnerships
+    assert match.observation().hand_sizes == (9, 9, 9, 9)
     # Said otherwise on the command line: two players, or four without partnerships.
     args = ["play", "--quick", "--rules", "scopone-scientifico", "--no-partnerships"]
     assert CliRunner().invoke(escoba.cli.app, args).exit_code == 0

@@ -119,20 +119,20 @@ def play_command(
     ] = False,
 ) -> None:
     """Play a match against the computer: you are seat 1; saved when you quit."""
-    from ..play import Saves, Session, SessionError
+    from ..play import LocalMatch, LocalMatchError, Saves
 
     saves = Saves()
     if resume:
         try:
-            session = saves.load_current()
-        except (SessionError, OSError) as error:
+            match = saves.load_current()
+        except (LocalMatchError, OSError) as error:
             fail(f"--resume: cannot read {saves.current_path}: {error}")
-        if session is None:
+        if match is None:
             fail(f"--resume: no saved match in {saves.root}")
         if deck is not None:
-            session.deck = deck
+            match.deck = deck
         if language is not None:
-            session.language = language
+            match.language = language
     else:
         # Scopone is seated four in two partnerships unless the person says otherwise.
         usual_players, usual_partnerships = PRESET_SEATING.get(rules_name, (2, False))
@@ -166,7 +166,7 @@ def play_command(
                 return  # cancelled: no match
             rules, players, partnerships, levels, deck_style, chosen_language = chosen
         try:
-            session = Session.new(
+            match = LocalMatch.new(
                 rules,
                 players=players,
                 partnerships=partnerships,
@@ -187,8 +187,8 @@ def play_command(
                 err=True,
             )
         else:
-            run_app(session, saves)
+            run_app(match, saves)
             return
     from ..play.plain import PlainGame
 
-    raise typer.Exit(PlainGame(session, saves, sys.stdin, sys.stdout, resumed=resume).run())
+    raise typer.Exit(PlainGame(match, saves, sys.stdin, sys.stdout, resumed=resume).run())

@@ -31,9 +31,9 @@ def replay_command(
 ) -> None:
     """Show a recorded match move by move, every seat's cards shown (full screen on a
     terminal; plain lines with --plain or when piped)."""
+    from ..play.local_match import LocalMatchError
     from ..play.render import Words
     from ..play.replay import load, replay_lines
-    from ..play.session import SessionError
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -43,7 +43,7 @@ def replay_command(
         fail(f"{file}: not a text file")
     try:
         game, levels, person, saved_deck, saved_language = load(text)
-    except SessionError as error:
+    except LocalMatchError as error:
         fail(f"{file}: {error}")
     deck_style = deck or saved_deck
     chosen_language = language or saved_language

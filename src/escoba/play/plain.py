@@ -20,9 +20,9 @@ from ..cheatsheet import cheat_sheet_lines, cheat_sheet_title
 from ..explanation import explain_hand
 from ..observation import Play
 from ..rules import preset_name
+from .local_match import LocalMatch, LocalMatchError, Played
 from .render import Words, capital, captures_shown
 from .saves import Saves
-from .session import Played, Session, SessionError
 
 __all__ = ["PlainGame", "words_for"]
 
@@ -30,23 +30,23 @@ RECENT = 6
 """At most this many of the hand's last moves are shown with the state."""
 
 
-def words_for(session: Session) -> Words:
+def words_for(match: LocalMatch) -> Words:
     return Words(
-        session.deck,
-        session.language,
-        session.game.sides,
-        session.levels,
-        you=session.person,
-        rules=session.game.rules,
+        match.deck,
+        match.language,
+        match.game.sides,
+        match.levels,
+        you=match.person,
+        rules=match.game.rules,
     )
 
 
 class PlainGame:
-    """Runs a session on a text input and output until the match ends or the input does."""
+    """Runs a local match on a text input and output until the match ends or the input does."""
 
     def __init__(
         self,
-        session: Session,
+        match: LocalMatch,
         saves: Saves,
         stdin: TextIO,
         stdout: TextIO,
@@ -54,11 +54,11 @@ class PlainGame:
         resumed: bool = False,
         coach: Coach | None = None,
     ) -> None:
-        self.session = session
+        self.match = match
         self.saves = saves
         self.stdin = stdin
         self.stdout = stdout
-        self.words = words_for(session)
+        self.words = words_for(match)
         self.resumed = resumed
         self._coach = coach
         self._heading: int | None = None
@@ -68,7 +68,7 @@ class PlainGame:
     def coach(self) -> Coach:
         """The coach of the hints, made when first asked for (its search takes a moment)."""
         if self._coach is None:
-            self._coach = Coach(seed=self.session.seed)
+            self._coach = Coach(seed=self.match.seed)
         return self._coach
 
     def say(self, line: str = "") -> None:
@@ -76,17 +76,17 @@ class PlainGame:
 
     def run(self) -> int:
         """Play on; the exit code (0: the match ended or was saved)."""
-        session = self.session
+        match = self.match
         self.header()
-        if not any(isinstance(e, Play) for e in session.game.history()):
+        if not any(isinstance(e, Play) for e in match.game.history()):
             self.opening()
         try:
-            while not session.is_over():
-                if session.person_to_move():
+            while not match.is_over():
+                if match.person_to_move():
                     if not self.person_turn():
                         return self.save()
                 else:
-                    played = session.advance()
+                    played = match.advance()
                     assert played is not None
                     self.report(played)
         except KeyboardInterrupt:
@@ -98,14 +98,14 @@ class PlainGame:
 
     def header(self) -> None:
         w = self.words
-        game = self.session.game
+        game = self.match.game
         name = preset_name(game.rules) or w.text("play.custom_rules")
         players = w.plural("count.players", game.players)
-        seat = self.session.person + 1  # counted from 1, as the web lobby does
+        seat = self.match.person + 1  # counted from 1, as the web lobby does
         self.say(w.text("play.header", rules=name, players=players, seed=game.seed, seat=seat))
         if game.partnerships:
             self.say(w.text("play.partnerships"))
-        for seat, level in enumerate(self.session.levels):
+        for seat, level in enumerate(self.match.levels):
             if level is not None:
                 self.say(w.text("play.opponent", seat=seat + 1, level=w.level(level)))
         self.say(w.text("play.target", target=game.rules.target_score))
@@ -123,7 +123,7 @@ class PlainGame:
 
     def opening(self) -> None:
         """A new hand: who deals, and a redeal or an initial sweep if there was one."""
-        game = self.session.game
+        game = self.match.game
         self.say()
         self.heading(game.hand_number, game.dealer)
         for event in game.history():
@@ -135,7 +135,7 @@ class PlainGame:
         """The person's view: hand number, dealer, scores, table, own hand, the others'
         card counts, stock, captures and sweeps, the last moves."""
         w = self.words
-        obs = self.session.observation()
+        obs = self.match.observation()
         self.say()
         # The opening of the hand printed its heading already; a resumed match has none yet.
         self.heading(obs.hand_number, obs.dealer)
@@ -162,7 +162,7 @@ class PlainGame:
         """Show the state and the moves, read a choice and play it; False at end of input."""
         w = self.words
         self.state()
-        moves = self.session.legal_moves()
+        moves = self.match.legal_moves()
         self.say(w.text("play.your_moves"))
         for number, move in enumerate(moves, start=1):
             self.say(f"  {number}. {w.move(move)}")
@@ -189,20 +189,20 @@ class PlainGame:
             if not 1 <= number <= count:
                 self.say(w.text("play.out_of_range", number=number, count=count))
                 continue
-            self.report(self.session.play(moves[number - 1]))
+            self.report(self.match.play(moves[number - 1]))
             return True
 
     def hint(self) -> None:
         """The coach's best move and why, in the player's deck and language."""
         w = self.words
-        best = self.coach.advise(self.session.observation()).best
+        best = self.coach.advise(self.match.observation()).best
         why = best.text(w.language, w.deck)
         self.say(w.text("play.hint", move=w.move_phrase(best.move), why=why))
 
     def rules(self) -> None:
         """The cheat sheet of the match's rules, its cards named as the player's deck."""
         w = self.words
-        rules = self.session.game.rules
+        rules = self.match.game.rules
         self.say(cheat_sheet_title(preset_name(rules) or w.text("play.custom_rules"), w.language))
         for line in cheat_sheet_lines(rules, w.language, w.deck):
             self.say(line)
@@ -210,11 +210,11 @@ class PlainGame:
     def score_pad(self) -> None:
         """The score pad of every finished hand, with the running totals."""
         w = self.words
-        results = self.session.game.results
+        results = self.match.game.results
         if not results:
-            self.say(w.text("play.no_hands_yet", scores=w.scores(self.session.game.totals)))
+            self.say(w.text("play.no_hands_yet", scores=w.scores(self.match.game.totals)))
             return
-        totals = [0] * len(self.session.game.sides)
+        totals = [0] * len(self.match.game.sides)
         for number, result in enumerate(results):
             totals = [t + p for t, p in zip(totals, result.points, strict=True)]
             for line in w.score_pad(number, result, totals):
@@ -223,8 +223,8 @@ class PlainGame:
     def captures(self) -> None:
         """Each side's captured cards, suit by suit: of this hand, or between hands of the
         hand just ended."""
-        game = self.session.game
-        for line in self.words.captures(captures_shown(self.session.observation(), game.results)):
+        game = self.match.game
+        for line in self.words.captures(captures_shown(self.match.observation(), game.results)):
             self.say(line)
 
     def take_back(self) -> bool:
@@ -232,8 +232,8 @@ class PlainGame:
         False, saying why, when there is none."""
         w = self.words
         try:
-            taken = self.session.take_back()
-        except SessionError:
+            taken = self.match.take_back()
+        except LocalMatchError:
             self.say(w.text("tui.take_back_none"))
             return False
         self.say(w.text("tui.taken_back", card=w.card(taken[-1].move.card)))
@@ -251,7 +251,7 @@ class PlainGame:
         w = self.words
         self.say(w.played(played.seat, played.move, played.sweep))
         if played.hand_ended:
-            game = self.session.game
+            game = self.match.game
             number = played.hand_number
             # The hand just ended is the last result: the match totals are the running ones.
             for line in w.hand_end(number, game.results[number], game.totals):
@@ -263,7 +263,7 @@ class PlainGame:
         self.stdout.flush()
 
     def save(self) -> int:
-        path = self.saves.save_current(self.session)
+        path = self.saves.save_current(self.match)
         self.say()
         self.say(self.words.text("play.saved", path=path))
         self.stdout.flush()
@@ -271,16 +271,16 @@ class PlainGame:
 
     def finish(self) -> None:
         w = self.words
-        game = self.session.game
+        game = self.match.game
         winner = game.winner
         assert winner is not None
         scores = w.scores(game.totals)
         self.say()
-        if self.session.person in game.sides[winner]:
+        if self.match.person in game.sides[winner]:
             self.say(w.text("play.you_win", scores=scores))
         else:
             self.say(w.text("play.you_lose", winner=w.side(winner), scores=scores))
         self.saves.clear_current()
-        path = self.saves.save_finished(self.session)
+        path = self.saves.save_finished(self.match)
         self.say(w.text("play.kept", path=shlex.quote(str(path))))  # a command to copy
         self.stdout.flush()

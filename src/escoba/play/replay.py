@@ -1,7 +1,7 @@
 """``escoba replay FILE``: a recorded match hand by hand, with every hand shown.
 
 A record holds each hand's deck, so the replay shows what every seat was dealt; then each
-move, and the score pad after each finished hand. The file may be a saved session (from
+move, and the score pad after each finished hand. The file may be a saved match (from
 ``escoba play``) or a bare match record (``Game.record()``).
 """
 
@@ -17,8 +17,8 @@ from ..game import Game
 from ..observation import Deal, Event, Play, TakeBack
 from ..records import TAKE_BACK
 from ..rules import RuleSet, preset_name
+from .local_match import SAVE_FORMAT, LocalMatch, LocalMatchError
 from .render import Words
-from .session import SESSION_FORMAT, Session, SessionError
 
 __all__ = ["load", "replay_lines"]
 
@@ -26,19 +26,19 @@ __all__ = ["load", "replay_lines"]
 def load(text: str) -> tuple[Game, Sequence[str | None], int | None, DeckStyle, str]:
     """The match in a file's text: the game, the levels, the person's seat, deck and language.
 
-    Raises SessionError for text that is neither a saved session nor a record.
+    Raises LocalMatchError for text that is neither a saved match nor a record.
     """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise SessionError(f"not JSON: {error}") from None
-    if isinstance(data, Mapping) and data.get("format") == SESSION_FORMAT:
-        session = Session.from_json(data)
-        return session.game, session.levels, session.person, session.deck, session.language
+        raise LocalMatchError(f"not JSON: {error}") from None
+    if isinstance(data, Mapping) and data.get("format") == SAVE_FORMAT:
+        match = LocalMatch.from_json(data)
+        return match.game, match.levels, match.person, match.deck, match.language
     try:
         game = Game.from_record(data)
     except RecordError as error:
-        raise SessionError(str(error)) from None
+        raise LocalMatchError(str(error)) from None
     return game, [None] * game.players, None, "french", "en"
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Final
 
 from ..userdata import data_dir
-from .session import Session
+from .local_match import LocalMatch
 
 __all__ = ["Saves"]
 
@@ -26,35 +26,35 @@ class Saves:
     def current_path(self) -> Path:
         return self.root / CURRENT
 
-    def save_current(self, session: Session) -> Path:
+    def save_current(self, match: LocalMatch) -> Path:
         """Save the unfinished match, replacing the one saved before."""
         path = self.current_path
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(session.dumps(), encoding="utf-8")
+        temporary.write_text(match.dumps(), encoding="utf-8")
         temporary.replace(path)
         return path
 
-    def load_current(self) -> Session | None:
-        """The saved unfinished match, None if there is none (SessionError if unreadable)."""
+    def load_current(self) -> LocalMatch | None:
+        """The saved unfinished match, None if there is none (LocalMatchError if unreadable)."""
         path = self.current_path
         if not path.is_file():
             return None
-        return Session.loads(path.read_text(encoding="utf-8"))
+        return LocalMatch.loads(path.read_text(encoding="utf-8"))
 
     def clear_current(self) -> None:
         """Forget the saved unfinished match (when it has ended)."""
         self.current_path.unlink(missing_ok=True)
 
-    def save_finished(self, session: Session) -> Path:
+    def save_finished(self, match: LocalMatch) -> Path:
         """Keep a finished match for replay, as ``matches/match-NNNN-seed-S.json``."""
         folder = self.root / FINISHED
         folder.mkdir(parents=True, exist_ok=True)
         number = 1 + sum(1 for _ in folder.glob("match-*.json"))
         while True:
-            path = folder / f"match-{number:04d}-seed-{session.seed}.json"
+            path = folder / f"match-{number:04d}-seed-{match.seed}.json"
             if not path.exists():
                 break
             number += 1
-        path.write_text(session.dumps(), encoding="utf-8")
+        path.write_text(match.dumps(), encoding="utf-8")
         return path

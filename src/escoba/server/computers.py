@@ -33,7 +33,7 @@ from typing import Any, Final, TypeVar
 from ..ai.coach import Advice, Coach
 from ..moves import Move
 from ..observation import Observation
-from ..play.session import ComputerTurn
+from ..play.local_match import ComputerTurn
 
 __all__ = ["Busy", "Thinkers"]
 

@@ -1,4 +1,4 @@
-"""The full-screen game: a person against computer players, on a :class:`Session`.
+"""The full-screen game: a person against computer players, on a :class:`LocalMatch`.
 
 The screen is drawn only from the person's observation: the other seats' cards are never
 looked at, except by the computer players themselves through their own observations.
@@ -33,9 +33,9 @@ from ..explanation import explain_hand
 from ..messages import Message
 from ..moves import Move
 from ..observation import Deal, Event, InitialSweep, Observation, Play, Redeal
+from ..play.local_match import LocalMatch, LocalMatchError, Played
 from ..play.render import Words, captures_shown, computer_names
 from ..play.saves import Saves
-from ..play.session import Played, Session, SessionError
 from ..rules import INT_OPTIONS
 from .texts import t, tn
 from .widgets import (
@@ -70,7 +70,7 @@ def _seat_seed(seed: int | str, seat: int) -> int:
 
 
 class EscobaApp(App[None]):
-    """One match of Escoba, Scopa or Escova in the terminal, driven by a :class:`Session`.
+    """One match of Escoba, Scopa or Escova in the terminal, driven by a :class:`LocalMatch`.
 
     ``saves`` (optional) saves the match when the person quits and keeps it when it ends;
     ``coach`` judges the person's moves for the hints and the hand reviews.
@@ -115,33 +115,33 @@ class EscobaApp(App[None]):
 
     def __init__(
         self,
-        session: Session,
+        match: LocalMatch,
         saves: Saves | None = None,
         *,
         pace: float = 0.8,
         coach: Coach | None = None,
     ) -> None:
         super().__init__()
-        self.session = session
+        self.match = match
         self.saves = saves
-        self.game = session.game
-        self.rules = session.game.rules
-        self.person = session.person
-        self.deck_style: DeckStyle = session.deck
-        self.language = session.language
+        self.game = match.game
+        self.rules = match.game.rules
+        self.person = match.person
+        self.deck_style: DeckStyle = match.deck
+        self.language = match.language
         self.pace = pace
         self.words = Words(
-            session.deck,
-            session.language,
+            match.deck,
+            match.language,
             self.game.sides,
-            session.levels,
+            match.levels,
             you=self.person,
             rules=self.rules,
         )
-        self._computers = computer_names(session.levels, session.language)
-        self._computers_short = computer_names(session.levels, session.language, with_level=False)
-        self.coach = coach if coach is not None else Coach(seed=_seat_seed(session.seed, 0))
-        self.observation: Observation = session.observation()
+        self._computers = computer_names(match.levels, match.language)
+        self._computers_short = computer_names(match.levels, match.language, with_level=False)
+        self.coach = coach if coach is not None else Coach(seed=_seat_seed(match.seed, 0))
+        self.observation: Observation = match.observation()
         self.choosing: list[Move] = []
         self.message = ""
         self.reviews: dict[int, list[MoveAdvice]] = {}
@@ -267,7 +267,7 @@ class EscobaApp(App[None]):
 
     def refresh_view(self) -> None:
         """Redraw everything from the person's observation."""
-        obs = self.observation = self.session.observation()
+        obs = self.observation = self.match.observation()
         game = self.game
         totals = "  ".join(
             f"{name} {points}" for name, points in zip(self.side_names(), obs.totals, strict=True)
@@ -385,7 +385,7 @@ class EscobaApp(App[None]):
         if self._paused or self._timer is not None or self._scheduled or self.game.is_over():
             return
         seat = self.game.to_move
-        if seat is not None and not self.session.is_person(seat):
+        if seat is not None and not self.match.is_person(seat):
             if self.pace > 0:
                 self._timer = self.set_timer(self.pace, self._computer_move)
             else:
@@ -397,7 +397,7 @@ class EscobaApp(App[None]):
         self._scheduled = False
         if self._paused:
             return
-        played = self.session.advance()
+        played = self.match.advance()
         if played is not None:
             self._after(played)
 
@@ -410,7 +410,7 @@ class EscobaApp(App[None]):
             advice = self.coach.advise(observation)
             verdict = advice.of(move)
             ranked = tuple(a.move for a in advice.ranked)
-        played = self.session.play(move)
+        played = self.match.play(move)
         if verdict is not None:
             self.reviews.setdefault(played.hand_number, []).append(verdict)
             self._last_move = (played.hand_number, observation, move, ranked)
@@ -450,7 +450,7 @@ class EscobaApp(App[None]):
         """The match has ended: forget the saved match, keep this one for replay."""
         if self.saves is not None and self.kept_path is None:
             self.saves.clear_current()
-            self.kept_path = self.saves.save_finished(self.session)
+            self.kept_path = self.saves.save_finished(self.match)
 
     def _resume(self, _: None = None) -> None:
         self._paused = False
@@ -462,7 +462,7 @@ class EscobaApp(App[None]):
     async def action_quit(self) -> None:
         """Quit; an unfinished match is saved first."""
         if self.saves is not None and not self.game.is_over():
-            self.saved_path = self.saves.save_current(self.session)
+            self.saved_path = self.saves.save_current(self.match)
         self.exit()
 
     def _say(self, message: str) -> None:
@@ -616,8 +616,8 @@ class EscobaApp(App[None]):
         if self.modal_open or self._paused:
             return
         try:
-            taken = self.session.take_back()
-        except SessionError:
+            taken = self.match.take_back()
+        except LocalMatchError:
             self._say(self.tr("tui.take_back_none"))
             return
         if self._timer is not None:  # a computer's move for a position that is gone
@@ -641,7 +641,7 @@ class EscobaApp(App[None]):
         score pad is open (or before anything is captured in the next one)."""
         if self.modal_open and not isinstance(self.screen, ScorePadScreen):
             return
-        shown = captures_shown(self.session.observation(), self.game.results)
+        shown = captures_shown(self.match.observation(), self.game.results)
         sides = [
             (self.captured_line(name, pile, sweeps), sorted(pile))
             for name, pile, sweeps in zip(self.side_names(), shown.piles, shown.sweeps, strict=True)

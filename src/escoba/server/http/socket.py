@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from ..connections import RATE_PER_SECOND, Connection
+from ..clients import RATE_PER_SECOND, Client
 from ..errors import Refusal
 from ..memory import Waves
 from ..protocol import MAX_MESSAGE_BYTES, ErrorMessage, PlayMessage, parse_client_message
@@ -42,16 +42,16 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         return
     limits = settings.limits
     waves: Waves = websocket.app.state.waves
-    connection = Connection(websocket, limits.send_backlog, limits.send_seconds)
+    client = Client(websocket, limits.send_backlog, limits.send_seconds)
     registry.handlers += 1
     waves.count(registry.handlers)
-    pump = asyncio.create_task(connection.pump())
+    pump = asyncio.create_task(client.pump())
     try:
-        await _serve_socket(websocket, room, connection, limits.join_seconds)
+        await _serve_socket(websocket, room, client, limits.join_seconds)
     finally:
         registry.handlers -= 1
         waves.count(registry.handlers)
-        room.leave(connection)  # closes it: the pump ends however full its queue
+        room.leave(client)  # closes it: the pump ends however full its queue
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
@@ -77,17 +77,17 @@ async def _refuse_socket(websocket: WebSocket, refusal: Refusal, code: int) -> N
 
 
 async def _serve_socket(
-    websocket: WebSocket, room: Room, connection: Connection, join_seconds: float
+    websocket: WebSocket, room: Room, client: Client, join_seconds: float
 ) -> None:
     """Read the client's messages until it goes or its connection is closed (by a full
     queue, a stuck send, the server stopping): whichever comes first ends the handler. A
     connection that has not joined or watched within ``join_seconds`` is closed."""
     deadline = time.monotonic() + join_seconds
-    ended = asyncio.ensure_future(connection.ended.wait())
+    ended = asyncio.ensure_future(client.ended.wait())
     try:
-        while not connection.closed:
+        while not client.closed:
             receiving = asyncio.ensure_future(websocket.receive())
-            wait = None if connection.joined else max(0.0, deadline - time.monotonic())
+            wait = None if client.joined else max(0.0, deadline - time.monotonic())
             done, _ = await asyncio.wait(
                 {receiving, ended}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
             )
@@ -96,15 +96,15 @@ async def _serve_socket(
                 with contextlib.suppress(BaseException):
                     await receiving
                 if not done:  # the join deadline passed
-                    connection.send(
+                    client.send(
                         ErrorMessage(
                             code="join_timeout",
                             message=f"send 'join' or 'watch' within {join_seconds:g} seconds",
                         )
                     )
-                    connection.finish()
+                    client.finish()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(connection.ended.wait(), 1.0)
+                        await asyncio.wait_for(client.ended.wait(), 1.0)
                 return
             try:
                 received = receiving.result()
@@ -115,15 +115,15 @@ async def _serve_socket(
             data = received.get("text")
             if data is None:
                 data = received.get("bytes") or b""
-            await _answer(room, connection, data)
+            await _answer(room, client, data)
     finally:
         ended.cancel()
 
 
-async def _answer(room: Room, connection: Connection, data: str | bytes) -> None:
+async def _answer(room: Room, client: Client, data: str | bytes) -> None:
     """Act on one message; every refusal goes back as an error message."""
-    if not connection.allow():
-        connection.send(
+    if not client.allow():
+        client.send(
             ErrorMessage(
                 code="rate_limited",
                 message=f"too many messages: at most {RATE_PER_SECOND:g} a second; "
@@ -135,29 +135,29 @@ async def _answer(room: Room, connection: Connection, data: str | bytes) -> None
         try:
             size = len(data.encode())
         except UnicodeEncodeError:  # a server that passed on text that is not UTF-8
-            connection.send(ErrorMessage(code="bad_message", message="send text in UTF-8"))
+            client.send(ErrorMessage(code="bad_message", message="send text in UTF-8"))
             return
     else:
         size = len(data)
     if size > MAX_MESSAGE_BYTES:
-        connection.send(
+        client.send(
             ErrorMessage(
                 code="too_large", message=f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
             )
         )
         return
     if isinstance(data, bytes):
-        connection.send(ErrorMessage(code="bad_message", message="send JSON as text frames"))
+        client.send(ErrorMessage(code="bad_message", message="send JSON as text frames"))
         return
     try:
         message = parse_client_message(data)
     except ValidationError as error:
-        connection.send(ErrorMessage(code="bad_message", message=validation_text(error)))
+        client.send(ErrorMessage(code="bad_message", message=validation_text(error)))
         return
     try:
-        await room.handle(connection, message)
+        await room.handle(client, message)
     except Refusal as refusal:
-        connection.send(refusal.to_message())
+        client.send(refusal.to_message())
     else:
         if isinstance(message, PlayMessage):
-            connection.refund()
+            client.refund()

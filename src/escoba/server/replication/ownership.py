@@ -404,7 +404,7 @@ class Site:
                 followed = [
                     room_id
                     for room_id, room in self.hub.rooms.items()
-                    if self.follows(room_id) and room.connections
+                    if self.follows(room_id) and room.clients
                 ]
                 for room_id, lease in (await self.cluster.holders(followed)).items():
                     room = self.hub.rooms.get(room_id)
@@ -419,7 +419,7 @@ class Site:
 
     def _elsewhere(self, room: Room) -> bool:
         """An owned room whose players are all connected to other processes."""
-        return self.owns(room) and not room.connections and bool(self._of(room.id).online_elsewhere)
+        return self.owns(room) and not room.clients and bool(self._of(room.id).online_elsewhere)
 
     async def _hand_over(self, room: Room) -> None:
         """Give up a room whose players are all on other processes: one of them takes it over

@@ -1,4 +1,4 @@
-"""A room as the owner of its connections: the lock, joins and watchers, the state sent to
+"""A room as the owner of its clients: the lock, joins and watchers, the state sent to
 each connection, the computers' turns and the hints.
 
 The server is authoritative. Every intention from a connection is checked by the engine under
@@ -26,8 +26,8 @@ from ...moves import Move
 from ...observation import Event, Play, TakeBack
 from ...records import TAKE_BACK
 from ...rules import preset_name
+from ..clients import Client, TokenBucket
 from ..computers import Busy
-from ..connections import Connection, TokenBucket
 from ..errors import RESTARTING, Refusal, StaleFence
 from ..protocol import (
     ErrorMessage,
@@ -57,8 +57,8 @@ from .core import (
     Saved,
     SeatState,
     TakeBackChange,
+    local_match_of,
     new_seed,
-    session_of,
 )
 from .ports import Ports
 
@@ -87,7 +87,7 @@ class Room:
         self.room_state = state
         """Its seats and match, changed only through :meth:`RoomState.apply`."""
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
+        self.clients: set[Client] = set()
         self._computers: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._hints: dict[int, asyncio.Task[None]] = {}
@@ -140,14 +140,14 @@ class Room:
 
     def online(self) -> set[int]:
         """The seats with a joined connection on this process."""
-        return {c.seat for c in self.connections if c.joined and c.seat is not None}
+        return {c.seat for c in self.clients if c.joined and c.seat is not None}
 
     def in_use(self) -> bool:
         """Someone is connected (here, or elsewhere to its owner), its computers are
         playing, or a seat was just handed out: its computer seats take capacity."""
         playing = self._computers is not None and not self._computers.done()
         return (
-            bool(self.connections)
+            bool(self.clients)
             or (bool(self.replication.online_elsewhere(self.id)) and not self.replica)
             or playing
             or (
@@ -161,7 +161,7 @@ class Room:
         on: the room may leave memory."""
         busy = self._computers is not None and not self._computers.done()
         return (
-            not self.connections
+            not self.clients
             and not (self.replication.online_elsewhere(self.id) and not self.replica)
             and not busy
             and not self._background
@@ -176,10 +176,11 @@ class Room:
         state = self.room_state
         state.take_seats(stored.seats)  # a room's seats and their kinds never change
         if self._catch_up(stored):
-            state.play_on(state.session, state.match_id)  # the hands stored, counted again
+            state.play_on(state.match, state.match_id)  # the hands stored, counted again
         else:
             state.match_number = stored.match.number
-            state.play_on(session_of(stored.game, state.seats, stored.match.seed), stored.match.id)
+            match = local_match_of(stored.game, state.seats, stored.match.seed)
+            state.play_on(match, stored.match.id)
         self.broadcast()
 
     def _catch_up(self, stored: StoredRoom) -> bool:
@@ -265,16 +266,16 @@ class Room:
         """The state message to ``seat`` (None: a spectator, shown the public view alone)."""
         return texts.spectator() if seat is None else texts.seat(self.game, seat)
 
-    def state(self, connection: Connection) -> str:
+    def state(self, client: Client) -> str:
         """The state message to ``connection`` now, as JSON (as :meth:`broadcast` sends)."""
         texts = StateTexts(self.info_text(), self.game.public_view(), None, False, self._history)
-        return self._text(texts, connection.seat)
+        return self._text(texts, client.seat)
 
     def broadcast(self, event: Event | TakeBack | None = None, hand_ended: bool = False) -> None:
         """Send every joined connection its seat's state, ``event`` having led to it. What
         every seat sees is encoded once; each seat's own part once however many connections
         that seat has."""
-        joined = [connection for connection in self.connections if connection.joined]
+        joined = [client for client in self.clients if client.joined]
         if not joined:
             return
         texts = StateTexts(
@@ -285,41 +286,41 @@ class Room:
             self._history,
         )
         sent: dict[int | None, str] = {}
-        for connection in joined:
-            seat = connection.seat
+        for client in joined:
+            seat = client.seat
             text = sent.get(seat)
             if text is None:
                 text = sent[seat] = self._text(texts, seat)
-            connection.send_serialised(text)
+            client.send_serialised(text)
 
     # -- messages
 
-    async def handle(self, connection: Connection, message: object) -> None:
+    async def handle(self, client: Client, message: object) -> None:
         """Act on one client message; a refusal raises :class:`Refusal` and changes nothing."""
         self.last_active = self.ports.clock.now()
         current = self._rooms.setdefault(self.id, self)  # back in memory if let go
         if current is not self:  # let go and loaded again meanwhile: this copy is stale
             raise Refusal("room_reloaded", "the room was reloaded meanwhile: connect again")
         if isinstance(message, PingMessage):
-            connection.send(PongMessage())
+            client.send(PongMessage())
         elif isinstance(message, JoinMessage | WatchMessage):
-            await self._join(connection, message)
-        elif not connection.joined:
+            await self._join(client, message)
+        elif not client.joined:
             raise Refusal("not_joined", "send 'join' with your seat token (or 'watch') first")
         elif isinstance(message, HintRequest):
-            self._ask_hint(connection, message)
+            self._ask_hint(client, message)
         elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
             if self.replica:
-                await self.replication.forward(self.id, connection.seat, message)
+                await self.replication.forward(self.id, client.seat, message)
                 return
             try:
-                await self.act(connection.seat, message)
+                await self.act(client.seat, message)
             except Refusal as refusal:
                 # Lost to another process meanwhile (its fence moved on), nothing stored: the
                 # new owner acts on it instead.
                 if refusal.code != RESTARTING[0] or not self.replica:
                     raise
-                await self.replication.forward(self.id, connection.seat, message)
+                await self.replication.forward(self.id, client.seat, message)
         else:  # pragma: no cover - the protocol's union is exhaustive
             raise Refusal("bad_message", f"unknown message {message!r}")
 
@@ -337,8 +338,8 @@ class Room:
         else:
             await self._rematch(seat)
 
-    async def _join(self, connection: Connection, message: JoinMessage | WatchMessage) -> None:
-        if connection.joined:
+    async def _join(self, client: Client, message: JoinMessage | WatchMessage) -> None:
+        if client.joined:
             raise Refusal("already_joined", "this connection has already joined the room")
         seat: int | None = None
         if isinstance(message, JoinMessage):
@@ -361,12 +362,12 @@ class Room:
         # joins arriving together are counted one after another against the limits.
         async with self.lock:
             self._check_room_for(seat)
-            connection.seat = seat
-            connection.joined = True
-            self.connections.add(connection)
-            connection.send(WelcomeMessage(seat=seat, room=self.info()))
+            client.seat = seat
+            client.joined = True
+            self.clients.add(client)
+            client.send(WelcomeMessage(seat=seat, room=self.info()))
             if seat is None:
-                connection.send_serialised(self.state(connection))  # nobody else's changed
+                client.send_serialised(self.state(client))  # nobody else's changed
             else:
                 self.broadcast()  # everybody sees who is connected now
                 self.replication.presence_changed(self.id)
@@ -375,7 +376,7 @@ class Room:
         """Refuse a connection for ``seat`` (None: a spectator) past the room's limits."""
         limits = self.ports.limits
         if seat is not None:
-            open_here = sum(c.seat == seat for c in self.connections)
+            open_here = sum(c.seat == seat for c in self.clients)
             if open_here >= limits.connections_per_seat:
                 raise Refusal(
                     "too_many_connections",
@@ -383,7 +384,7 @@ class Room:
                     f"(at most {limits.connections_per_seat}); close one first",
                 )
         else:
-            watching = sum(c.seat is None for c in self.connections)
+            watching = sum(c.seat is None for c in self.clients)
             if watching >= limits.spectators_per_room:
                 raise Refusal(
                     "too_many_spectators",
@@ -394,12 +395,12 @@ class Room:
         """The seats as stored (someone joined through another process)."""
         self.room_state.take_seats(await self.ports.store.seats(self.id))
 
-    def leave(self, connection: Connection) -> None:
+    def leave(self, client: Client) -> None:
         self.last_active = self.ports.clock.now()
-        connection.close()
-        if connection in self.connections:
-            self.connections.discard(connection)
-            if connection.joined and connection.seat is not None:
+        client.close()
+        if client in self.clients:
+            self.clients.discard(client)
+            if client.joined and client.seat is not None:
                 self._in_background(self._broadcast_locked())
                 self.replication.presence_changed(self.id)
 
@@ -518,18 +519,18 @@ class Room:
 
     # -- hints
 
-    def _check_hint(self, connection: Connection) -> int:
-        if connection.seat is None:
+    def _check_hint(self, client: Client) -> int:
+        if client.seat is None:
             raise Refusal("not_seated", "spectators get no hints")
-        if self.game.to_move != connection.seat:
+        if self.game.to_move != client.seat:
             raise Refusal("not_your_turn", "hints are given when it is your turn")
-        return connection.seat
+        return client.seat
 
-    def _ask_hint(self, connection: Connection, message: HintRequest) -> None:
+    def _ask_hint(self, client: Client, message: HintRequest) -> None:
         """Start working out a hint, one at a time per seat however many connections it
         has, and a few a minute at most; it is sent beside the connection's other
         messages."""
-        seat = self._check_hint(connection)
+        seat = self._check_hint(client)
         pending = self._hints.get(seat)
         if pending is not None and not pending.done():
             raise Refusal("hint_pending", "a hint is being worked out; wait for it")
@@ -540,29 +541,29 @@ class Room:
                 "hint_too_soon",
                 f"hints come at most one every {limits.hint_seconds:g} seconds; wait a moment",
             )
-        task = asyncio.get_running_loop().create_task(self._hint(connection, message, seat))
+        task = asyncio.get_running_loop().create_task(self._hint(client, message, seat))
         self._hints[seat] = task
 
-    async def _hint(self, connection: Connection, message: HintRequest, seat: int) -> None:
+    async def _hint(self, client: Client, message: HintRequest, seat: int) -> None:
         async with self.lock:  # the position as stored, not one halfway through a move
             try:
-                self._check_hint(connection)  # again: a move may have been made meanwhile
+                self._check_hint(client)  # again: a move may have been made meanwhile
             except Refusal as refusal:
-                connection.send(refusal.to_message())
+                client.send(refusal.to_message())
                 return
             observation = self.game.observation(seat)
             asked_at = self.position
-            seed = self.room_state.session.seed ^ self.room_state.moves_stored
+            seed = self.room_state.match.seed ^ self.room_state.moves_stored
         try:
             advice = await self.ports.thinkers.advise(seed, observation, self.id)
         except Busy:
-            connection.send(
+            client.send(
                 ErrorMessage(code="busy", message="the coach is busy; ask again in a moment")
             )
             return
         if self.position != asked_at:
             return  # the position moved on meanwhile: old advice would mislead
-        connection.send(
+        client.send(
             HintReply(
                 moves=[
                     HintMove(
@@ -605,7 +606,7 @@ class Room:
         if self.replica:
             return  # the owner's computers play
         seat = self.game.to_move
-        if seat is None or self.room_state.session.is_person(seat):
+        if seat is None or self.room_state.match.is_person(seat):
             return  # nobody's turn, or a person's: no task to start (each move wakes again)
         if self._computers is None or self._computers.done():
             self._computers = asyncio.get_running_loop().create_task(self._run_computers())
@@ -619,10 +620,10 @@ class Room:
         failures = 0
         while not self.replica:
             seat = self.game.to_move
-            session = self.room_state.session
-            if seat is None or session.is_person(seat):
+            match = self.room_state.match
+            if seat is None or match.is_person(seat):
                 return
-            turn = session.computer_turn()
+            turn = match.computer_turn()
             asked_at = self.position
             clock = self.ports.clock
             started = clock.now()
@@ -647,8 +648,8 @@ class Room:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for connection in list(self.connections):
-            connection.close()
+        for client in list(self.clients):
+            client.close()
 
 
 def _advice_text(advice: MoveAdvice, language: str, deck: DeckStyle) -> str:

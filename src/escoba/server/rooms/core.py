@@ -1,6 +1,6 @@
 """A room's state, and the one function that changes it.
 
-A room holds its seats and its current match (a :class:`~escoba.play.session.Session`, the
+A room holds its seats and its current match (a :class:`~escoba.play.local_match.LocalMatch`, the
 match with its computer seats). Every change of the match passes through
 :meth:`RoomState.apply`: a person's move and a computer's, a take back, a new match after a
 rematch, whether the owner makes it or a replica follows the owner's published events
@@ -20,7 +20,7 @@ from ...errors import EscobaError, IllegalMoveError, RulesError
 from ...game import Game
 from ...moves import Move
 from ...observation import Event, TakeBack
-from ...play.session import Session, SessionError
+from ...play.local_match import LocalMatch, LocalMatchError
 from ...records import TAKE_BACK
 from ...rules import RULESETS, RuleSet
 from ..errors import Refusal
@@ -34,9 +34,9 @@ __all__ = [
     "Saved",
     "SeatState",
     "TakeBackChange",
+    "local_match_of",
     "new_seed",
     "rules_of",
-    "session_of",
 ]
 
 
@@ -108,24 +108,24 @@ class RoomState:
     """A room's seats and current match, and what of it is stored."""
 
     def __init__(
-        self, seats: list[SeatState], session: Session, match_id: int, match_number: int
+        self, seats: list[SeatState], match: LocalMatch, match_id: int, match_number: int
     ) -> None:
         self.seats = seats
         self.match_number = match_number
-        self.play_on(session, match_id)
+        self.play_on(match, match_id)
 
-    def play_on(self, session: Session, match_id: int) -> None:
-        """Play ``session``'s match, stored as ``match_id``: what is stored already follows
+    def play_on(self, match: LocalMatch, match_id: int) -> None:
+        """Play ``match``, stored as ``match_id``: what is stored already follows
         from its record."""
-        hands = session.game.record()["hands"]
-        self.session = session
+        hands = match.game.record()["hands"]
+        self.match = match
         self.match_id = match_id
         self.hands_stored = len(hands)
         self.moves_stored = sum(len(hand["moves"]) for hand in hands)
 
     @property
     def game(self) -> Game:
-        return self.session.game
+        return self.match.game
 
     @property
     def position(self) -> tuple[int, int]:
@@ -138,7 +138,7 @@ class RoomState:
 
     def takes_back(self, seat: int) -> bool:
         """Whether ``seat`` may take back moves (every other seat is a computer's)."""
-        return self.session.takes_back(seat)
+        return self.match.takes_back(seat)
 
     # -- the one way the match changes
 
@@ -147,7 +147,7 @@ class RoomState:
         move, nothing to take back) raises :class:`Refusal` and changes nothing."""
         first = self.moves_stored
         if isinstance(change, NewMatch):
-            self.play_on(session_of(change.game, self.seats, change.seed), change.match_id)
+            self.play_on(local_match_of(change.game, self.seats, change.seed), change.match_id)
             self.match_number += 1
             return Applied(first=0, stored=(), hand=0, event=None)
         if isinstance(change, MoveChange):
@@ -159,13 +159,13 @@ class RoomState:
             raise Refusal(
                 "not_your_turn", f"it is seat {self.game.to_move}'s turn, not {change.seat}'s"
             )
-        if self.session.is_person(change.seat):
+        if self.match.is_person(change.seat):
             try:
-                played = self.session.play(change.move)
+                played = self.match.play(change.move)
             except IllegalMoveError as error:  # the engine names why; nothing was changed
                 raise Refusal("illegal_move", str(error)) from None
         else:
-            advanced = self.session.advance(change.move)
+            advanced = self.match.advance(change.move)
             if advanced is None:  # pragma: no cover - the seat was checked
                 raise Refusal("not_your_turn", "no computer seat is to move")
             played = advanced
@@ -182,10 +182,10 @@ class RoomState:
         hand = self.game.hand_number
         try:
             if change.count is None:
-                taken = list(self.session.take_back())
+                taken = list(self.match.take_back())
             else:
                 taken = [self.game.take_back() for _ in range(change.count)]
-        except (SessionError, IllegalMoveError) as error:
+        except (LocalMatchError, IllegalMoveError) as error:
             raise Refusal("nothing_to_take_back", str(error)) from None
         self.moves_stored = first + len(taken)
         return Applied(
@@ -201,7 +201,7 @@ class RoomState:
         """The match as it is now (a copy: later changes do not touch it)."""
         return Saved(
             self.game.copy(),
-            self.session.seed,
+            self.match.seed,
             self.match_id,
             self.match_number,
             self.moves_stored,
@@ -210,7 +210,7 @@ class RoomState:
 
     def restore(self, saved: Saved) -> None:
         """Go back to ``saved``: storage refused what was applied since."""
-        self.session = session_of(saved.game.copy(), self.seats, saved.seed)
+        self.match = local_match_of(saved.game.copy(), self.seats, saved.seed)
         self.match_id = saved.match_id
         self.match_number = saved.match_number
         self.moves_stored = saved.moves_stored
@@ -266,10 +266,10 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
-def session_of(game: Game, seats: Sequence[SeatState], seed: int) -> Session:
+def local_match_of(game: Game, seats: Sequence[SeatState], seed: int) -> LocalMatch:
     levels = [state.level for state in seats]
     person = next(seat for seat, level in enumerate(levels) if level is None)
-    return Session(game, levels, person=person, seed=seed)
+    return LocalMatch(game, levels, person=person, seed=seed)
 
 
 def rules_of(preset: str, options: dict[str, object]) -> RuleSet:

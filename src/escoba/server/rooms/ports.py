@@ -17,7 +17,7 @@ from ...ai.coach import Advice
 from ...game import Game
 from ...moves import Move
 from ...observation import Observation
-from ...play.session import ComputerTurn
+from ...play.local_match import ComputerTurn
 from ..config import Clock, Limits, Timings
 from ..protocol import PlayMessage, RematchMessage, TakeBackMessage
 from ..storage.repository import MoveWrite, SeatRow

@@ -30,7 +30,7 @@ from ..protocol import CreateRoom, JoinRoom, SeatTicket
 from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
 from ..storage.writer import MoveWriter
 from .actor import Room
-from .core import RoomState, SeatState, new_seed, rules_of, session_of
+from .core import RoomState, SeatState, local_match_of, new_seed, rules_of
 from .ports import Alone, Ports, Replication
 
 __all__ = ["ROOM_ID", "Registry", "new_room_id", "new_token"]
@@ -269,7 +269,7 @@ class Registry:
             seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
             state = RoomState(
                 seats,
-                session_of(stored.game, seats, stored.match.seed),
+                local_match_of(stored.game, seats, stored.match.seed),
                 stored.match.id,
                 stored.match.number,
             )

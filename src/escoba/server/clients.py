@@ -11,7 +11,7 @@ from typing import Final, Protocol
 
 from pydantic import BaseModel
 
-__all__ = ["RATE_BURST", "RATE_PER_SECOND", "Connection", "Outlet", "TokenBucket"]
+__all__ = ["RATE_BURST", "RATE_PER_SECOND", "Client", "Outlet", "TokenBucket"]
 
 RATE_PER_SECOND: Final = 20.0
 """Messages a connection may send per second, on average..."""
@@ -58,7 +58,7 @@ def _message_bucket() -> TokenBucket:
 
 
 @dataclass(eq=False)
-class Connection:
+class Client:
     """One client connection: its seat once joined (None while watching or not yet joined).
 
     Messages wait in a queue of at most ``backlog``; one more means the client is not

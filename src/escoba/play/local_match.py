@@ -1,7 +1,7 @@
-"""A match session: the Game, which seats are people and which are computer players, and
+"""A local match: the Game, which seats are people and which are computer players, and
 the saved form of both. A UI drives it; it prints nothing and reads nothing.
 
-Computer players are made afresh for every move, seeded from the session's seed and the
+Computer players are made afresh for every move, seeded from the match's seed and the
 number of moves played, so a resumed match continues exactly as it would have.
 """
 
@@ -22,20 +22,20 @@ from ..observation import Observation, Play, TakeBack
 from ..rules import RuleSet
 
 __all__ = [
-    "SESSION_FORMAT",
-    "SESSION_VERSION",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
     "ComputerTurn",
+    "LocalMatch",
+    "LocalMatchError",
     "Played",
-    "Session",
-    "SessionError",
 ]
 
-SESSION_FORMAT: Final = "escoba-session"
-SESSION_VERSION: Final = 1
+SAVE_FORMAT: Final = "escoba-session"
+SAVE_VERSION: Final = 1
 
 
-class SessionError(EscobaError):
-    """Bad session settings, or a saved session that cannot be read."""
+class LocalMatchError(EscobaError):
+    """Bad settings of a local match, or a saved match that cannot be read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +82,7 @@ class ComputerTurn:
         return make_player(self.level, self.seed).choose(self.observation, list(self.legal))
 
 
-class Session:
+class LocalMatch:
     """One match: a Game and, per seat, a computer level or None for a person."""
 
     def __init__(
@@ -96,18 +96,18 @@ class Session:
         seed: int = 0,
     ) -> None:
         if len(levels) != game.players:
-            raise SessionError(f"give one level per seat: {game.players} seats, {len(levels)}")
+            raise LocalMatchError(f"give one level per seat: {game.players} seats, {len(levels)}")
         for level in levels:
             if level is not None and level not in LEVELS:
-                raise SessionError(
+                raise LocalMatchError(
                     f"unknown player level {level!r}; the levels are {', '.join(LEVELS)}"
                 )
         if not 0 <= person < game.players or levels[person] is not None:
-            raise SessionError(f"seat {person} must be a seat played by a person")
+            raise LocalMatchError(f"seat {person} must be a seat played by a person")
         if deck not in DECK_STYLES:
-            raise SessionError(f"unknown deck {deck!r}; choose one of {', '.join(DECK_STYLES)}")
+            raise LocalMatchError(f"unknown deck {deck!r}; choose one of {', '.join(DECK_STYLES)}")
         if language not in LANGUAGES:
-            raise SessionError(
+            raise LocalMatchError(
                 f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}"
             )
         self.game = game
@@ -129,7 +129,7 @@ class Session:
         person: int = 0,
         deck: DeckStyle = "french",
         language: str = "en",
-    ) -> Session:
+    ) -> LocalMatch:
         """A new match: the person at ``person``, the other seats computer players.
 
         ``opponents`` gives one level for every other seat, or one level for all of them.
@@ -140,7 +140,7 @@ class Session:
         elif len(opponents) == others:
             chosen = list(opponents)
         else:
-            raise SessionError(
+            raise LocalMatchError(
                 f"give one opponent level, or one per computer seat ({others}), "
                 f"got {len(opponents)}: {' '.join(opponents)}"
             )
@@ -169,7 +169,7 @@ class Session:
         """What the person (or another person's ``seat``) may see."""
         seat = self.person if seat is None else seat
         if not self.is_person(seat):
-            raise SessionError(f"seat {seat} is a computer player: its view is not shown")
+            raise LocalMatchError(f"seat {seat} is a computer player: its view is not shown")
         return self.game.observation(seat)
 
     def legal_moves(self) -> list[Move]:
@@ -181,7 +181,7 @@ class Session:
     def play(self, move: Move | str) -> Played:
         """Play the person's move; an illegal one raises IllegalMoveError and changes nothing."""
         if not self.person_to_move():
-            raise SessionError("it is not a person's turn")
+            raise LocalMatchError("it is not a person's turn")
         return self._play(move)
 
     def advance(self, move: Move | None = None) -> Played | None:
@@ -205,18 +205,18 @@ class Session:
         """Take back the person's last move of the current hand and every computer move
         after it, so that it is the person's turn again; the take backs' events, in order.
         Only where the person :meth:`takes_back`; with no move of the person in the current
-        hand or once the match is over, raises SessionError and changes nothing."""
+        hand or once the match is over, raises LocalMatchError and changes nothing."""
         if not self.takes_back():
-            raise SessionError(
+            raise LocalMatchError(
                 "moves are taken back only in a match where every other seat is a computer"
             )
         game = self.game
         if game.is_over():
-            raise SessionError("the match is over: no move can be taken back")
+            raise LocalMatchError("the match is over: no move can be taken back")
         if not any(
             isinstance(event, Play) and event.seat == self.person for event in game.history()
         ):
-            raise SessionError("you have no move to take back in this hand")
+            raise LocalMatchError("you have no move to take back in this hand")
         taken: list[TakeBack] = []
         while not taken or taken[-1].seat != self.person:
             taken.append(game.take_back())
@@ -230,7 +230,7 @@ class Session:
         """What the computer seat to move chooses from; changes nothing."""
         seat = self.game.to_move
         if seat is None or self.is_person(seat):
-            raise SessionError("no computer seat is to move")
+            raise LocalMatchError("no computer seat is to move")
         level = self.levels[seat]
         assert level is not None
         return ComputerTurn(
@@ -259,10 +259,10 @@ class Session:
     # -- saving
 
     def to_json(self) -> dict[str, Any]:
-        """The session as JSON-able data: the match record and the settings."""
+        """The match as JSON-able data: the match record and the settings."""
         return {
-            "format": SESSION_FORMAT,
-            "version": SESSION_VERSION,
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
             "levels": list(self.levels),
             "person": self.person,
             "deck": self.deck,
@@ -275,13 +275,13 @@ class Session:
         return json.dumps(self.to_json(), indent=1) + "\n"
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Session:
-        """Rebuild a session; bad data raises SessionError."""
+    def from_json(cls, data: Mapping[str, Any]) -> LocalMatch:
+        """Rebuild a saved match; bad data raises LocalMatchError."""
         if not isinstance(data, Mapping):
-            raise SessionError("a saved session must be a JSON object")
-        if data.get("format") != SESSION_FORMAT or data.get("version") != SESSION_VERSION:
-            raise SessionError(
-                f"not an {SESSION_FORMAT} version {SESSION_VERSION}: "
+            raise LocalMatchError("a saved match must be a JSON object")
+        if data.get("format") != SAVE_FORMAT or data.get("version") != SAVE_VERSION:
+            raise LocalMatchError(
+                f"not an {SAVE_FORMAT} version {SAVE_VERSION}: "
                 f"format={data.get('format')!r}, version={data.get('version')!r}"
             )
         levels = data.get("levels")
@@ -292,7 +292,7 @@ class Session:
         if not isinstance(levels, list) or not all(
             level is None or isinstance(level, str) for level in levels
         ):
-            raise SessionError("levels: must list a level or null per seat")
+            raise LocalMatchError("levels: must list a level or null per seat")
         for name, value, kind in (
             ("person", person, int),
             ("deck", deck, str),
@@ -300,11 +300,11 @@ class Session:
             ("seed", seed, int),
         ):
             if not isinstance(value, kind) or isinstance(value, bool):
-                raise SessionError(f"{name}: bad value {value!r}")
+                raise LocalMatchError(f"{name}: bad value {value!r}")
         try:
             game = Game.from_record(data.get("record", {}))
         except RecordError as error:
-            raise SessionError(f"record: {error}") from None
+            raise LocalMatchError(f"record: {error}") from None
         return cls(
             game,
             levels,
@@ -315,9 +315,9 @@ class Session:
         )
 
     @classmethod
-    def loads(cls, text: str) -> Session:
+    def loads(cls, text: str) -> LocalMatch:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
-            raise SessionError(f"not JSON: {error}") from None
+            raise LocalMatchError(f"not JSON: {error}") from None
         return cls.from_json(data)
