@@ -123,7 +123,7 @@ def test_a_spectator_is_sent_the_public_part_of_a_seat_view() -> None:
     for current in positions(game, seed=12, hands=1):
         spectator = match_view(current.public_view())
         for seat in range(current.players):
-            assert match_view(current.observation(seat), spectator=True) == spectator
+            assert match_view(current.observation(seat).public) == spectator
             own = match_view(current.observation(seat))
             assert own.seat == seat
             assert own.hand == [str(card) for card in current.hand(seat)]

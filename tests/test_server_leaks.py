@@ -444,7 +444,7 @@ def redealt_game() -> Game:
 
 def state_of(game: Game, seat: int | None) -> Message:
     observation = game.observation(0 if seat is None else seat)
-    view = match_view(observation, spectator=seat is None)
+    view = match_view(observation.public if seat is None else observation)
     room = {
         "id": "r",
         "invite": "/room/r",

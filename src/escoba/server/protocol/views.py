@@ -119,19 +119,18 @@ def _explained_view(result: HandResult, rules: RuleSet) -> HandResultView:
     )
 
 
-def match_view(view: Observation | PublicView, *, spectator: bool = False) -> MatchView:
+def match_view(view: Observation | PublicView) -> MatchView:
     """The view sent to a seat (its :class:`Observation`) or to a spectator (the engine's
-    :class:`PublicView`, ``Game.public_view()``). With ``spectator``, an observation gives
-    its public part only (:attr:`Observation.public`). A spectator's view is built from a
+    :class:`PublicView`, ``Game.public_view()``). A spectator's view is built from a
     PublicView, which has no seat, hand or legal moves: none can reach it."""
-    if isinstance(view, Observation) and not spectator:
+    if isinstance(view, Observation):
         return _match_view(
             view,
             seat=view.seat,
             hand=[str(card) for card in view.hand],
             legal=[move_view(move) for move in view.legal_moves],
         )
-    return _match_view(view.public if isinstance(view, Observation) else view)
+    return _match_view(view)
 
 
 def _match_view(
