@@ -3,19 +3,21 @@ with its 95% interval, and each player's time per move.
 
 Every deck is played in every seat rotation (``escoba.arena.seat_lines``), so the luck of the
 cards cancels; the decks are the arena's (``arena:SEED:i``), so a run with the same seed and
-hands plays the same decks. A player is a level name (``expert``), the frozen ``baseline``,
-``cheater`` (the baseline's search seeing every hand: a benchmark-only player, never a level),
-a search with options:
+hands plays the same decks. A player is a level name (``hard``), the frozen ``baseline``,
+a former level (``former-hard``, ``former-expert``, ``former-master``: the tree search with
+2,000, 4,000 and 16,000 walks), ``cheater`` (the baseline's search seeing every hand: a
+benchmark-only player, never a level), a search with options:
 
     tree:iterations=8000,exploration=0.7,depth=8,inference=True,evaluation='fitted'
     pimc:budget=20000,min_deals=100,max_deals=100,depth=6,cross_rounds=False,inference=True
+    flat:determinizations=100,depth=6,positions=10000,min_deals=30
 
 or OpenSpiel's searchers (the ``openspiel`` extra), ``openspiel-mcts`` seeing every hand:
 
     openspiel-ismcts:simulations=300,rollouts=1,uct_c=2.0
     openspiel-mcts:simulations=100
 
-    python benchmarks/duel.py expert baseline --game escoba --hands 1000 [--seats 4
+    python benchmarks/duel.py hard former-expert --game escoba --hands 1000 [--seats 4
         --partnerships] [--seed 2026] [--workers 2] [--json FILE]
 
 One line of results is also appended to ``--log`` (default ``benchmarks/duels.log``).
@@ -41,12 +43,14 @@ from rich.progress import Progress
 from escoba import RULESETS, Game, Move, Observation
 from escoba.ai import Player, make_player
 from escoba.ai.baseline import BaselinePlayer
-from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
+from escoba.ai.ismcts import FORMER_LEVEL_WALKS, TreeSearchPlayer
 from escoba.ai.sampling import Determinization
 from escoba.ai.search import SearchPlayer
 from escoba.arena import SeeingPlayer, seat_lines
 
 CHUNK = 5  # duplicate hands per task
+FORMER = {f"former-{level}": walks for level, walks in FORMER_LEVEL_WALKS.items()}
+"""The levels the tree search once was (``former-expert``: 4,000 walks), to measure against."""
 
 
 class Cheater(BaselinePlayer):
@@ -77,6 +81,10 @@ def factory(spec: str) -> Callable[[int], Player]:
         kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}
     if kind == "cheater":
         return Cheater
+    if spec in FORMER:
+        return lambda seed: TreeSearchPlayer(seed, name=spec, iterations=FORMER[spec])
+    if kind == "flat":
+        return lambda seed: BaselinePlayer(seed, name=spec, **kwargs)
     if kind == "tree":
         return lambda seed: TreeSearchPlayer(seed, name=spec, **kwargs)
     if kind == "pimc":
@@ -128,8 +136,8 @@ def task(job: tuple[str, str, str, int, bool, int, int]) -> tuple[list[float], l
 
 
 def label(spec: str) -> str:
-    """The spec, with the walks of a search level (the levels' budgets change over time)."""
-    walks = LEVEL_ITERATIONS.get(spec)
+    """The spec, with the walks of a former search level."""
+    walks = FORMER.get(spec)
     return spec if walks is None else f"{spec} ({walks:,} walks)"
 
 

@@ -31,7 +31,7 @@ from rich.table import Table
 
 from escoba import RULESETS, Move, Observation
 from escoba.ai import Player, make_player
-from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
+from escoba.ai.ismcts import FORMER_LEVEL_WALKS, TreeSearchPlayer
 from escoba.arena import Entrant, play_arena
 
 DEFAULT_BUDGETS = (300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 600_000)
@@ -155,7 +155,7 @@ def main() -> None:
             margins[budget].extend(found)
             seconds[budget].extend(timed)
             progress.advance(bar, CHUNK)
-    levels = {budget: level for level, budget in LEVEL_ITERATIONS.items()}
+    levels = {budget: f"former {level}" for level, budget in FORMER_LEVEL_WALKS.items()}
     rows = []
     for budget in budgets:
         mean, low, high = interval(margins[budget])

@@ -7,23 +7,54 @@ from __future__ import annotations
 import pytest
 
 from escoba import RULESETS, Game
-from escoba.ai import LEVELS, make_player
+from escoba.ai import FORMER_LEVELS, LEVELS, level_named, make_player
+from escoba.ai.baseline import BaselinePlayer
 from escoba.ai.coach import Coach
-from escoba.ai.ismcts import LEVEL_ITERATIONS, TreeSearchPlayer
+from escoba.ai.hard import POSITIONS, HardPlayer
+from escoba.ai.ismcts import TreeSearchPlayer
 from escoba.arena import play_arena
+from escoba.errors import EscobaError
 
 SEATINGS = [(2, False), (3, False), (4, False), (4, True)]
 THREE_CARD_PRESETS = sorted(name for name, rules in RULESETS.items() if rules.hand_cards == 3)
 """The presets dealt three cards at a time (Scopone has tests of its own: test_ai_scopone)."""
-SEARCH_LEVELS = ("hard", "expert", "master")
+SEARCH_LEVELS = ("hard",)
 
 
-def test_the_search_levels_are_the_tree_search_with_growing_budgets() -> None:
-    players = [make_player(level, 0) for level in SEARCH_LEVELS]
-    assert all(isinstance(player, TreeSearchPlayer) for player in players)
-    budgets = [LEVEL_ITERATIONS[level] for level in SEARCH_LEVELS]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 3
-    assert LEVELS[-1] == "master" and "baseline" not in LEVELS
+def test_the_ladder_has_four_levels_and_the_former_names_play_as_hard() -> None:
+    """docs/ai.md "The ladder": hard, expert and master were one strength, so they are one
+    level; the former names still load and play, as hard."""
+    assert LEVELS == ("beginner", "easy", "medium", "hard") and "baseline" not in LEVELS
+    assert dict(FORMER_LEVELS) == {"expert": "hard", "master": "hard"}
+    for former in FORMER_LEVELS:
+        player = make_player(former, 5)
+        assert isinstance(player, HardPlayer) and player.name == "hard"
+        assert level_named(former) == "hard"
+    assert [level_named(level) for level in LEVELS] == list(LEVELS)
+    with pytest.raises(EscobaError, match="unknown player level 'grandmaster'"):
+        level_named("grandmaster")
+
+
+def test_hard_searches_deals_within_a_counted_budget_and_trees_in_scopone() -> None:
+    """Three-card hands: the flat search over deals, which stops drawing deals once its
+    positions are spent; Scopone's long hands: the tree search."""
+    escoba = Game(RULESETS["escoba"], 2, seed=8)
+    seat = escoba.to_move
+    assert seat is not None
+    hard = HardPlayer(3)
+    flat = hard.player_for(escoba.observation(seat))
+    assert isinstance(flat, BaselinePlayer)
+    flat.evaluate(escoba.observation(seat), escoba.legal_moves())
+    unbounded = BaselinePlayer(3, determinizations=100, depth=6)
+    unbounded.evaluate(escoba.observation(seat), escoba.legal_moves())
+    # The round's first move is the dearest: unbounded, its 100 deals visit more positions
+    # than the budget; bounded, the deal that crosses the budget is the last one.
+    assert unbounded.nodes > POSITIONS
+    assert POSITIONS <= flat.nodes < POSITIONS + unbounded.nodes // 30
+    scopone = Game(RULESETS["scopone-scientifico"], 4, True, seed=8)
+    seat = scopone.to_move
+    assert seat is not None
+    assert isinstance(hard.player_for(scopone.observation(seat)), TreeSearchPlayer)
 
 
 @pytest.mark.slow
@@ -80,7 +111,7 @@ def test_the_coach_ranks_every_move_with_the_search_over_inferred_deals() -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
 def test_a_small_duplicate_arena_puts_hard_above_easy(preset: str) -> None:
-    # easy loses to medium by a point a hand and medium to hard by a fifth or more
+    # easy loses to medium by a point a hand and medium to hard by nearly half a point
     # (README ladder); 12 duplicate hands leave a wide margin for the luck left over.
     result = play_arena(["hard", "easy"], rules=RULESETS[preset], hands=12, seed=2026)
     assert result.mean_difference is not None

@@ -105,8 +105,8 @@ def test_an_ace_that_takes_all_is_no_sweep_in_the_simulation() -> None:
 # -- every level plays the options legally through a match ------------------------------
 
 
-# The quick levels play both presets; expert and master (the tree search of hard with more
-# walks) one each, to keep the tests short.
+# Every level plays both presets; the former names expert and master (merged into hard, which
+# plays Scopone with the tree search) one each: they still play, as hard.
 MATCHES = [
     *((level, preset) for level in ("beginner", "easy", "medium", "hard", "baseline")
       for preset in SCOPONE),
@@ -171,7 +171,7 @@ def test_a_level_chooses_from_its_observation_alone_in_partnerships(plays: int) 
     assert set(second.hand(partner)) != set(first.hand(partner))
     seen = first.observation(seat)
     assert second.observation(seat) == seen
-    # master is hard's tree search with more walks: left out to keep the test short.
+    # expert is a former name of hard: it must play the same from the same seed too.
     for level in ("beginner", "easy", "medium", "hard", "expert", "baseline"):
         ones = make_player(level, 5).choose(seen, first.legal_moves())
         other = make_player(level, 5).choose(second.observation(seat), second.legal_moves())

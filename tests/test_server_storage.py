@@ -915,3 +915,47 @@ def test_our_own_mistakes_are_not_taken_for_an_unavailable_database(storage: Sto
     storage.create_room("room1", Game(ESCOBA, 2, seed=1), [None, "easy"], seed=1)
     with pytest.raises(IntegrityError):
         storage.create_room("room1", Game(ESCOBA, 2, seed=2), [None, "easy"], seed=2)
+
+
+def test_migrating_from_0004_seats_the_merged_levels_as_hard(tmp_path: Path) -> None:
+    """docs/ai.md "The ladder": ``expert`` and ``master`` were merged into ``hard``; a room
+    stored with them loads with ``hard`` seats, and the other levels and people stay."""
+    storage = Storage(database_url(tmp_path / "levels.db"))
+    try:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with storage.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0004")
+        rooms = table(
+            "rooms",
+            column("id"),
+            column("created_at", DateTime(timezone=True)),
+            column("rules", JSON),
+            column("players"),
+            column("partnerships"),
+        )
+        seats = table("seats", column("room_id"), column("seat"), column("level"))
+        stored = [None, "master", "expert", "medium"]
+        with storage.engine.begin() as connection:
+            connection.execute(
+                insert(rooms),
+                {
+                    "id": "r",
+                    "created_at": datetime(2026, 1, 1, tzinfo=UTC),
+                    "rules": {},
+                    "players": 4,
+                    "partnerships": False,
+                },
+            )
+            connection.execute(
+                insert(seats),
+                [{"room_id": "r", "seat": n, "level": level} for n, level in enumerate(stored)],
+            )
+        storage.migrate()
+        assert revision(storage) == head_revision()
+        with storage.engine.connect() as connection:
+            levels = connection.execute(select(seats.c.level).order_by(seats.c.seat)).scalars()
+            assert list(levels) == [None, "hard", "hard", "medium"]
+    finally:
+        storage.close()

@@ -328,11 +328,13 @@ def test_the_game_terms_of_each_language() -> None:
     assert "sete belo" in text("coach.takes_seven_of_coins", "pt-BR")
     assert "escova" in text("coach.sweeps", "pt-BR").lower()
     assert text("play.pad.coins", "pt-BR") == "ouros"
-    assert [level_name(level, "fr") for level in ("beginner", "medium", "master")] == [
+    assert [level_name(level, "fr") for level in ("beginner", "medium", "hard")] == [
         "débutant",
         "moyen",
-        "maître",
+        "difficile",
     ]
+    # The former levels merged into hard (docs/ai.md, "The ladder") are named as hard.
+    assert level_name("master", "fr") == level_name("expert", "fr") == "difficile"
     assert deck_name("italian", "de") == "italienisch"
     assert level_name("a level of its own") == "a level of its own"
 

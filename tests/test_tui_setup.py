@@ -110,7 +110,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
         assert not partnerships.disabled
         partnerships.focus()
         await pilot.press("space")
-        for seat, level in ((1, "hard"), (2, "beginner"), (3, "expert")):
+        for seat, level in ((1, "hard"), (2, "beginner"), (3, "medium")):
             await choose(pilot, f"#level-{seat}", level)
         await choose(pilot, "#deck", "spanish")
         await choose(pilot, "#language", "de")
@@ -127,7 +127,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
     assert chosen is not None
     assert chosen.rules == RULESETS["scopa"] and chosen.preset == "scopa"
     assert chosen.players == 4 and chosen.partnerships
-    assert chosen.opponents == ("hard", "beginner", "expert")
+    assert chosen.opponents == ("hard", "beginner", "medium")
     assert chosen.deck == "spanish" and chosen.language == "de"
     match = LocalMatch.new(
         chosen.rules,
@@ -137,7 +137,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
         deck=chosen.deck,
         language=chosen.language,
     )
-    assert match.levels == (None, "hard", "beginner", "expert")
+    assert match.levels == (None, "hard", "beginner", "medium")
 
 
 def test_options_target_and_win_by_are_taken() -> None:
@@ -290,7 +290,8 @@ def test_play_on_a_terminal_shows_the_setup_screen(
     match = terminal[-1]
     assert match.game.rules == chosen.rules and match.game.players == 4
     assert match.game.partnerships
-    assert match.levels == (None, "hard", "easy", "expert")
+    # A saved setting that names a former level (expert) plays as the level it became.
+    assert match.levels == (None, "hard", "easy", "hard")
     assert match.deck == "spanish" and match.language == "de" and match.seed == 5
 
     # Cancelled: no match.

@@ -169,7 +169,7 @@ def test_every_key_the_pages_use_is_in_the_catalogues() -> None:
     assert web_texts.problems() == []
     used = web_texts.used_keys()
     # a few of each kind: an HTML attribute, a script literal, a built key, a shared word
-    assert {"lobby.tagline", "game.your_turn", "rules.preset.escova", "level.master"} <= used
+    assert {"lobby.tagline", "game.your_turn", "rules.preset.escova", "level.hard"} <= used
     assert {"cheat.category.seven_of_coins", "count.sweeps", "error.room_full"} <= used
     web = keys("web")
     assert web <= used

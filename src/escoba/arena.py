@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from .ai import LEVELS, Player, PlayerFactory, make_player
+from .ai import FORMER_LEVELS, LEVELS, Player, PlayerFactory, make_player
 from .errors import EscobaError, IllegalMoveError, InvalidMoveError, RulesError
 from .game import Game
 from .moves import Move
@@ -102,6 +102,7 @@ class Entrant:
         if not isinstance(level, str):
             raise ArenaError(f"a player must be a level name or an Entrant, got {level!r}")
         name = level.strip().lower()
+        name = FORMER_LEVELS.get(name, name)  # a former name plays as the level it became
         try:
             make_player(name, 0)
         except EscobaError:

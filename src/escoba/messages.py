@@ -43,8 +43,9 @@ LEVEL_KEYS: Final[Mapping[str, str]] = {
     "easy": message_key("level.easy"),
     "medium": message_key("level.medium"),
     "hard": message_key("level.hard"),
-    "expert": message_key("level.expert"),
-    "master": message_key("level.master"),
+    # The former levels merged into hard (escoba.ai.FORMER_LEVELS), for matches that name them
+    "expert": message_key("level.hard"),
+    "master": message_key("level.hard"),
 }
 """The message key of each computer level's name (``escoba.ai.LEVELS``)."""
 

@@ -1,12 +1,30 @@
-"""Computer players: the player interface and the levels from beginner to master.
+"""Computer players: the player interface and the levels from beginner to hard.
 
 Importing this package registers every level with :func:`make_player`, and the frozen
 ``baseline`` player that new levels are measured against.
 """
 
 from . import baseline as baseline  # registers baseline (not a level)
+from . import hard as hard  # registers hard
 from . import heuristics as heuristics  # registers easy and medium
-from . import ismcts as ismcts  # registers hard, expert and master
-from .base import LEVELS, Player, PlayerFactory, RandomPlayer, make_player, register
+from .base import (
+    FORMER_LEVELS,
+    LEVELS,
+    Player,
+    PlayerFactory,
+    RandomPlayer,
+    level_named,
+    make_player,
+    register,
+)
 
-__all__ = ["LEVELS", "Player", "PlayerFactory", "RandomPlayer", "make_player", "register"]
+__all__ = [
+    "FORMER_LEVELS",
+    "LEVELS",
+    "Player",
+    "PlayerFactory",
+    "RandomPlayer",
+    "level_named",
+    "make_player",
+    "register",
+]

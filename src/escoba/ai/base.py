@@ -8,14 +8,24 @@ player whose ``choose`` waits for input) and the arena.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ..errors import EscobaError
 from ..moves import Move
 from ..observation import Observation
 
-__all__ = ["LEVELS", "Player", "PlayerFactory", "RandomPlayer", "make_player", "register"]
+__all__ = [
+    "FORMER_LEVELS",
+    "LEVELS",
+    "Player",
+    "PlayerFactory",
+    "RandomPlayer",
+    "level_named",
+    "make_player",
+    "register",
+]
 
 
 @runtime_checkable
@@ -44,11 +54,24 @@ def register(level: str, factory: PlayerFactory) -> None:
 
 
 def make_player(level: str, seed: int = 0) -> Player:
-    """A computer player of a level (``beginner``, ``easy``, ...), reproducible from ``seed``."""
-    factory = _FACTORIES.get(level)
+    """A computer player of a level (``beginner``, ``easy``, ...; a former name plays as the
+    level it became), reproducible from ``seed``."""
+    factory = _FACTORIES.get(FORMER_LEVELS.get(level, level))
     if factory is None:
         raise EscobaError(f"unknown player level {level!r}; the levels are {', '.join(LEVELS)}")
     return factory(seed)
+
+
+def level_named(name: str) -> str:
+    """The level a name stands for: a level, or the level a former name became.
+
+    >>> level_named("medium"), level_named("master")
+    ('medium', 'hard')
+    """
+    level = FORMER_LEVELS.get(name, name)
+    if level not in LEVELS:
+        raise EscobaError(f"unknown player level {name!r}; the levels are {', '.join(LEVELS)}")
+    return level
 
 
 class RandomPlayer:
@@ -67,5 +90,10 @@ class RandomPlayer:
 
 register("beginner", RandomPlayer)
 
-LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert", "master")
-"""The computer levels, weakest first."""
+LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard")
+"""The computer levels, weakest first: each beats the one below it by a measured margin
+(docs/ai.md, "The ladder")."""
+
+FORMER_LEVELS: Mapping[str, str] = MappingProxyType({"expert": "hard", "master": "hard"})
+"""Names of levels that were merged into another because no measurement could tell them apart:
+records, rooms and saved settings that name them still load, and play as the level named."""

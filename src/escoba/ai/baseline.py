@@ -51,9 +51,16 @@ class BaselinePlayer:
         depth: int = 4,
         time_limit: float | None = None,
         cross_deals: bool = False,
+        positions: int | None = None,
+        min_deals: int = 1,
     ) -> None:
         if determinizations < 1 or depth < 1:
             raise EscobaError("a search player needs at least one deal and one ply")
+        if (positions is not None and positions < 1) or not 1 <= min_deals <= determinizations:
+            raise EscobaError(
+                "a search player's budget of positions must be positive and its least deals "
+                f"between 1 and its deals, got positions={positions}, min_deals={min_deals}"
+            )
         self.seed = seed
         self._name = name
         self.determinizations = determinizations
@@ -61,6 +68,10 @@ class BaselinePlayer:
         self.time_limit = time_limit
         self.cross_deals = cross_deals
         """Search on past a new deal into the sampled next round (else estimate there)."""
+        self.positions = positions
+        """Positions a decision may visit (None: no bound): no deal is drawn once they are
+        spent, after ``min_deals``. Counted, not timed, so a move stays the same anywhere."""
+        self.min_deals = min_deals
         self._side = 0
         self.nodes = 0
         """Positions visited by the last evaluation (for benchmarks)."""
@@ -105,6 +116,9 @@ class BaselinePlayer:
                 and self.time_limit is not None
                 and time.perf_counter() - start > self.time_limit
             ):
+                break
+            spent = self.positions is not None and self.nodes >= self.positions
+            if spent and done >= self.min_deals:
                 break
             sim = Simulation.from_observation(observation, self.deal(observation, rng))
             if not done:

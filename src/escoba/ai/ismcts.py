@@ -21,21 +21,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Final, Literal
 
 from .._bits import FULL_DECK
 from ..errors import EscobaError
 from ..moves import Move
 from ..observation import Observation
-from .base import register
 from .evaluation import Evaluation
 from .inference import Beliefs
 from .policy import PlayModel, Position
 from .sampling import seen_mask
 from .simulation import Simulation
 
-__all__ = ["LEVEL_ITERATIONS", "TreeSearchPlayer", "expert", "hard", "master"]
+__all__ = ["FORMER_LEVEL_WALKS", "TreeSearchPlayer"]
 
 _INF: Final = float("inf")
 
@@ -303,28 +303,10 @@ def _leaf(sim: Simulation, side: int, evaluation: Evaluator, mine: tuple[bool, .
     return evaluation(sim, side)
 
 
-LEVEL_ITERATIONS: Final[dict[str, int]] = {"hard": 2_000, "expert": 4_000, "master": 16_000}
-"""The walks per move of each search level. The levels' times may be at most 100 ms (``hard``),
-1 s (``expert``) and 3 s (``master``) a move on a 2-core machine; the budgets stay well below,
-because the strength measured against time (``benchmarks/strength.py``, docs/ai.md) levels
-off after a few thousand walks: about 60, 125 and 500 ms a move."""
-
-
-def hard(seed: int = 0) -> TreeSearchPlayer:
-    """``hard``: the tree search with 2,000 walks a move (about 60 ms)."""
-    return TreeSearchPlayer(seed, name="hard", iterations=LEVEL_ITERATIONS["hard"])
-
-
-def expert(seed: int = 0) -> TreeSearchPlayer:
-    """``expert``: the tree search with 4,000 walks a move (about 125 ms)."""
-    return TreeSearchPlayer(seed, name="expert", iterations=LEVEL_ITERATIONS["expert"])
-
-
-def master(seed: int = 0) -> TreeSearchPlayer:
-    """``master``: the tree search with 16,000 walks a move (about half a second)."""
-    return TreeSearchPlayer(seed, name="master", iterations=LEVEL_ITERATIONS["master"])
-
-
-register("hard", hard)
-register("expert", expert)
-register("master", master)
+FORMER_LEVEL_WALKS: Final[Mapping[str, int]] = MappingProxyType(
+    {"hard": 2_000, "expert": 4_000, "master": 16_000}
+)
+"""The walks a move of the levels this search once was (``hard``, ``expert`` and ``master``,
+about 60, 125 and 500 ms a move), for the benchmarks that measure against them: no
+measurement told them apart, and ``hard`` now plays at a twentieth of their time
+(:mod:`escoba.ai.hard`)."""

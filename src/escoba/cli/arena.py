@@ -12,7 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..ai import LEVELS
+from ..ai import FORMER_LEVELS, LEVELS
 from ..arena import ArenaGame, ArenaResult, Entrant, play_arena
 from ..errors import EscobaError
 from .errors import fail
@@ -31,6 +31,8 @@ def _player_name(text: str) -> str:
     name = text.strip().lower()
     if name in LEVELS or name.startswith(OPENSPIEL):
         return name
+    if name in FORMER_LEVELS:
+        return FORMER_LEVELS[name]
     raise typer.BadParameter(
         f"unknown player level {text!r}; choose one of {', '.join(LEVELS)}, "
         f"or an OpenSpiel searcher ({OPENSPIEL}...)"

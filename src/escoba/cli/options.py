@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from ..ai import LEVELS
+from ..ai import FORMER_LEVELS, LEVELS
 from ..cards import DECK_STYLES, DeckStyle
 from ..cheatsheet import format_value
 from ..messages import LANGUAGES
@@ -61,7 +61,15 @@ def choice(what: str, choices: Iterable[str]) -> Callable[[str], str]:
 
 
 parse_preset = choice("preset", RULESETS)
-parse_level = choice("level", LEVELS)
+_parse_level_name = choice("level", [*LEVELS, *FORMER_LEVELS])
+
+
+def parse_level(text: str) -> str:
+    """A computer level, any case; a former name (``master``) gives the level it became."""
+    chosen = _parse_level_name(text)
+    return FORMER_LEVELS.get(chosen, chosen)
+
+
 parse_language = choice("language", LANGUAGES)  # the catalogue's languages, whatever they are
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from ..ai import LEVELS, make_player
+from ..ai import FORMER_LEVELS, LEVELS, make_player
 from ..cards import DECK_STYLES, DeckStyle
 from ..errors import EscobaError, RecordError
 from ..game import Game
@@ -98,7 +98,7 @@ class LocalMatch:
         if len(levels) != game.players:
             raise LocalMatchError(f"give one level per seat: {game.players} seats, {len(levels)}")
         for level in levels:
-            if level is not None and level not in LEVELS:
+            if level is not None and FORMER_LEVELS.get(level, level) not in LEVELS:
                 raise LocalMatchError(
                     f"unknown player level {level!r}; the levels are {', '.join(LEVELS)}"
                 )
@@ -111,7 +111,10 @@ class LocalMatch:
                 f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}"
             )
         self.game = game
-        self.levels: tuple[str | None, ...] = tuple(levels)
+        # A former level's name (a saved match from before the merge) plays as its level.
+        self.levels: tuple[str | None, ...] = tuple(
+            None if level is None else FORMER_LEVELS.get(level, level) for level in levels
+        )
         self.person = person
         self.deck: DeckStyle = deck
         self.language = language

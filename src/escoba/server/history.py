@@ -66,7 +66,7 @@ MAX_LISTED: Final = 500
 
 PEOPLE: Final = "people"
 MIXED: Final = "mixed"
-Opponents = Literal["beginner", "easy", "medium", "hard", "expert", "master", "people", "mixed"]
+Opponents = Literal["beginner", "easy", "medium", "hard", "people", "mixed"]
 """Who played against a seat: computers of one level, people only, or a mix."""
 
 SeatToken = Annotated[

@@ -19,7 +19,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from ..ai import LEVELS
+from ..ai import FORMER_LEVELS, LEVELS
 from ..cards import DECK_STYLES, DeckStyle
 from ..catalogue import LANGUAGE_NAMES, message_key
 from ..errors import EscobaError
@@ -83,6 +83,12 @@ class SetupChoice:
     """One level per computer seat (seats 1, 2, ...)."""
     deck: DeckStyle = "french"
     language: str = "en"
+
+
+def _level_shown(level: str) -> str:
+    """The level a saved setting names (a former name gives its level), or the default."""
+    level = FORMER_LEVELS.get(level, level)
+    return level if level in LEVELS else DEFAULT_LEVEL
 
 
 def _opponents(levels: Sequence[str]) -> list[str]:
@@ -187,7 +193,7 @@ class SetupApp(App[SetupChoice | None]):
                     yield Static(id=f"label-level-{seat}", classes="label")
                     yield Select(
                         [(level, level) for level in LEVELS],
-                        value=levels[seat - 1] if levels[seat - 1] in LEVELS else DEFAULT_LEVEL,
+                        value=_level_shown(levels[seat - 1]),
                         allow_blank=False,
                         compact=True,
                         id=f"level-{seat}",

@@ -11,7 +11,7 @@ const NICKNAME_KEY = "escoba.nickname";
 export const PRESETS = [
   "escoba", "escoba-fournier", "escoba-primiera", "escoba-classic", "scopa", "escova", "scopone-scientifico", "scopone-classico",
 ];
-export const LEVELS = ["beginner", "easy", "medium", "hard", "expert", "master"];
+export const LEVELS = ["beginner", "easy", "medium", "hard"];
 export const MAX_NICKNAME = 24;
 
 function storage() {

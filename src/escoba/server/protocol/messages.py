@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from ...ai import LEVELS
+from ...ai import FORMER_LEVELS, LEVELS, level_named
 from ...cards import Card
 from ...moves import Move
 
@@ -59,8 +59,15 @@ MAX_MESSAGE_BYTES: Final = 4096
 MAX_NICKNAME: Final = 24
 
 SeatKind = Literal["person", "computer"]
-Level = Literal["beginner", "easy", "medium", "hard", "expert", "master"]
+Level = Literal["beginner", "easy", "medium", "hard"]
 assert set(Level.__args__) == set(LEVELS), "protocol levels follow the registered ones"  # type: ignore[attr-defined]
+RequestedLevel = Annotated[
+    Literal["beginner", "easy", "medium", "hard", "expert", "master"],
+    AfterValidator(level_named),
+]
+"""A level a client asks for: a level, or a former name (a saved link, an old page), taken as
+the level it became."""
+assert set(RequestedLevel.__origin__.__args__) == {*LEVELS, *FORMER_LEVELS}  # type: ignore[attr-defined]
 
 
 class _Message(BaseModel):
@@ -153,7 +160,7 @@ class CreateRoom(_Message):
     )
     players: int = Field(default=2, ge=2, le=4)
     partnerships: bool = False
-    seats: list[Literal["person"] | Level] = Field(
+    seats: list[Literal["person"] | RequestedLevel] = Field(
         default=["person", "medium"],
         min_length=2,
         max_length=4,
