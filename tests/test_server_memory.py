@@ -13,9 +13,8 @@ import json
 import os
 import subprocess
 import sys
-import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from websockets.extensions.permessage_deflate import (
@@ -26,9 +25,11 @@ from websockets.server import ServerProtocol
 
 from escoba.server import memory
 from escoba.server.memory import Waves, release_memory
+from server_helpers import ManualClock
 
-SETTLE = 0.05
-"""The tests' settling time before a release: short, the waits below poll against it."""
+SETTLE = 2.0
+"""The waves' settling time before a release, on the tests' own clock (a whole number of
+seconds, so that the clock's sums are exact)."""
 
 # -- closed WebSockets wait for a full collection ------------------------------------------------
 
@@ -144,11 +145,13 @@ class Counted:
         self.calls += 1
 
 
-async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "not within the deadline"
-        await asyncio.sleep(0.01)
+async def pass_time(clock: ManualClock, seconds: float) -> None:
+    """Move ``clock`` on by ``seconds`` and return once what it woke has run: what sleeps
+    on it wakes in the order it went to sleep, so before this waiter, which sleeps last."""
+    waiter = asyncio.ensure_future(clock.sleep(seconds))
+    await asyncio.sleep(0)  # every task started so far, this waiter last, is asleep now
+    clock.advance(seconds)
+    await waiter
 
 
 def wave(waves: Waves, low: int, high: int) -> None:
@@ -161,30 +164,33 @@ def wave(waves: Waves, low: int, high: int) -> None:
 
 def test_a_wave_that_ended_is_released_once_after_it_settles() -> None:
     async def scenario() -> None:
-        release = Counted()
-        waves = Waves(least=64, kept=0.25, settle=SETTLE, release=release)
+        release, clock = Counted(), ManualClock()
+        waves = Waves(least=64, kept=0.25, settle=SETTLE, release=release, clock=clock)
         wave(waves, 5, 440)
+        await pass_time(clock, SETTLE / 2)
         assert release.calls == 0  # not at once: the last sockets are still closing
-        await until(lambda: release.calls == 1)
+        await pass_time(clock, SETTLE / 2)
+        assert release.calls == 1
         assert waves.peak == 5  # what is open now is where the next wave starts from
-        await asyncio.sleep(3 * SETTLE)
+        await pass_time(clock, 3 * SETTLE)
         assert release.calls == 1
         wave(waves, 5, 300)
-        await until(lambda: release.calls == 2)
+        await pass_time(clock, SETTLE)
+        assert release.calls == 2
 
     asyncio.run(scenario())
 
 
 def test_clients_coming_and_going_steadily_or_a_small_wave_release_nothing() -> None:
     async def scenario() -> None:
-        release = Counted()
-        busy = Waves(least=64, kept=0.25, settle=SETTLE, release=release)
+        release, clock = Counted(), ManualClock()
+        busy = Waves(least=64, kept=0.25, settle=SETTLE, release=release, clock=clock)
         busy.count(300)
         for _ in range(20):
             wave(busy, 300, 400)  # most connections stay
-        small = Waves(least=64, kept=0.25, settle=SETTLE, release=release)
+        small = Waves(least=64, kept=0.25, settle=SETTLE, release=release, clock=clock)
         wave(small, 0, 60)  # fewer than least: not worth a full collection
-        await asyncio.sleep(3 * SETTLE)
+        await pass_time(clock, 3 * SETTLE)
         assert release.calls == 0
 
     asyncio.run(scenario())
@@ -192,11 +198,11 @@ def test_clients_coming_and_going_steadily_or_a_small_wave_release_nothing() -> 
 
 def test_a_release_still_to_come_is_dropped_when_cancelled() -> None:
     async def scenario() -> None:
-        release = Counted()
-        waves = Waves(least=10, kept=0.25, settle=SETTLE, release=release)
+        release, clock = Counted(), ManualClock()
+        waves = Waves(least=10, kept=0.25, settle=SETTLE, release=release, clock=clock)
         wave(waves, 0, 100)
         waves.cancel()
-        await asyncio.sleep(3 * SETTLE)
+        await pass_time(clock, 3 * SETTLE)
         assert release.calls == 0
 
     asyncio.run(scenario())

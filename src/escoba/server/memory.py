@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from .config import SYSTEM_CLOCK, Clock
+
 __all__ = ["SETTLE_SECONDS", "WAVE_CONNECTIONS", "Waves", "release_memory", "trim_allocator"]
 
 log = logging.getLogger("escoba.server")
@@ -87,8 +89,8 @@ def release_memory() -> bool:
 class Waves:
     """Watches the number of open connections and releases memory, once, when a wave of
     them has ended: at least ``least`` fewer than at their peak, and at most ``kept`` of
-    that peak still open. The release runs ``settle`` seconds later on the running event
-    loop, and what is open then becomes the new peak."""
+    that peak still open. The release runs ``settle`` seconds of ``clock`` later on the
+    running event loop, and what is open then becomes the new peak."""
 
     def __init__(
         self,
@@ -97,16 +99,18 @@ class Waves:
         kept: float = KEPT_FRACTION,
         settle: float = SETTLE_SECONDS,
         release: Callable[[], object] = release_memory,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.least = least
         self.kept = kept
         self.settle = settle
         self.release = release
+        self.clock = clock
         self.open = 0
         self.peak = 0
         self.releases = 0
         """Releases done so far."""
-        self._pending: asyncio.TimerHandle | None = None
+        self._pending: asyncio.Task[None] | None = None
 
     def count(self, open_now: int) -> None:
         """Note how many connections are open now; call it on every open and close, from
@@ -115,10 +119,10 @@ class Waves:
         self.peak = max(self.peak, open_now)
         gone = self.peak - open_now
         if self._pending is None and gone >= self.least and open_now <= self.peak * self.kept:
-            loop = asyncio.get_running_loop()
-            self._pending = loop.call_later(self.settle, self._released)
+            self._pending = asyncio.get_running_loop().create_task(self._release_later())
 
-    def _released(self) -> None:
+    async def _release_later(self) -> None:
+        await self.clock.sleep(self.settle)
         self._pending = None
         gone = self.peak - self.open
         started = time.perf_counter()
