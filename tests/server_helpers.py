@@ -77,6 +77,7 @@ class ManualClock:
     def __init__(self, start: float = 1000.0) -> None:
         self.time = start
         self._lock = threading.Lock()
+        self._slept = threading.Condition(self._lock)
         self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
 
     def now(self) -> float:
@@ -89,7 +90,25 @@ class ManualClock:
         woken = asyncio.get_running_loop().create_future()
         with self._lock:
             self._sleepers.append((self.time + seconds, woken))
+            self._slept.notify_all()
         await woken
+
+    def sleeper(self, wanted: Callable[[float], bool], timeout: float = TIMEOUT) -> float:
+        """The earliest hour something sleeps until that ``wanted(hour)`` accepts, once
+        something does (waiting for it: call this from another thread than the sleepers');
+        TimeoutError if nothing does within ``timeout`` real seconds."""
+        found: list[float] = []
+
+        def asleep() -> bool:
+            found[:] = sorted(
+                hour for hour, woken in self._sleepers if not woken.done() and wanted(hour)
+            )
+            return bool(found)
+
+        with self._slept:
+            if not self._slept.wait_for(asleep, timeout):
+                raise TimeoutError(f"nothing went to sleep as wanted within {timeout} s")
+        return found[0]
 
     def advance(self, seconds: float) -> None:
         """Move the time on by ``seconds``, waking every sleeper whose hour has come."""

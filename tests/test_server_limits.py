@@ -190,23 +190,24 @@ def app_with(
 @pytest.mark.slow
 def test_a_connection_that_never_joins_is_closed(tmp_path: Path) -> None:
     """A WebSocket that neither joins nor watches within ``join_seconds`` is told so and
-    closed; pings do not keep it open."""
+    closed; pings do not keep it open. One that joined in time stays open past it."""
     with app_with(tmp_path, join_seconds=0.5) as client:
         ticket = create_room(client)
-        with connect(client, ticket["room"]) as peer:
-            started = time.monotonic()
-            peer.send({"type": "ping"})
-            assert peer.receive() == {"type": "pong"}
-            error = peer.receive()
-            assert error["type"] == "error" and error["code"] == "join_timeout", error
-            with pytest.raises(Closed):
-                peer.receive()
-            assert time.monotonic() - started < TIMEOUT
-        with connect(client, ticket["room"]) as peer:  # one that joins in time stays
-            peer.join(ticket["token"])
-            time.sleep(0.7)
-            peer.send({"type": "ping"})
-            assert peer.until(lambda m: m["type"] == "pong")
+        with connect(client, ticket["room"]) as joined:
+            # It joins before the other connects, so its join deadline is the earlier one:
+            # it has passed by the time the other is told its own has.
+            joined.join(ticket["token"])
+            with connect(client, ticket["room"]) as peer:
+                started = time.monotonic()
+                peer.send({"type": "ping"})
+                assert peer.receive() == {"type": "pong"}
+                error = peer.receive()
+                assert error["type"] == "error" and error["code"] == "join_timeout", error
+                with pytest.raises(Closed):
+                    peer.receive()
+                assert time.monotonic() - started < TIMEOUT
+            joined.send({"type": "ping"})  # the one that joined in time stays
+            assert joined.until(lambda m: m["type"] == "pong")
 
 
 def test_spectators_are_capped_and_not_broadcast(tmp_path: Path) -> None:
@@ -233,7 +234,7 @@ def test_joins_arriving_together_are_counted_one_by_one(tmp_path: Path) -> None:
     are counted one after another: no more get in than the limits allow."""
     release = threading.Event()
     with app_with(tmp_path, spectators_per_room=2, connections_per_seat=2) as client:
-        ticket = create_room(client)
+        ticket = create_room(client, seats=["person", "person"])  # no computer wants the lock
         room = ticket["room"]
 
         async def hold_the_room(hub: Any) -> None:
@@ -248,12 +249,18 @@ def test_joins_arriving_together_are_counted_one_by_one(tmp_path: Path) -> None:
                 peer.send({"type": "watch"})
             for peer in peers[4:]:
                 peer.send({"type": "join", "token": ticket["token"]})
-            time.sleep(0.3)  # every join is waiting for the room now
+            # every join is waiting for the room now
+            assert wait_until(lambda: on_server(client, lambda hub: waiting_for(hub, room)) == 8)
             assert on_server(client, lambda hub: hub.rooms[room].lock.locked())
             release.set()
             answers = [peer.receive()["type"] == "welcome" for peer in peers]
         assert sum(answers[:4]) == 2, "spectators beyond the limit got in"
         assert sum(answers[4:]) == 2, "a seat got more connections than the limit"
+
+
+def waiting_for(hub: Any, room: str) -> int:
+    """How many wait to take the room's lock (asyncio.Lock keeps its waiters' futures)."""
+    return len(hub.rooms[room].lock._waiters or ())
 
 
 def test_a_seat_has_a_bounded_number_of_connections(tmp_path: Path) -> None:
@@ -649,34 +656,50 @@ def test_the_search_runs_outside_the_room_lock(
             assert peer.my_turn()
 
 
-@pytest.mark.slow
 def test_a_computer_move_takes_the_pace_whatever_its_search_took(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The pause before a computer's move is ``pace`` in all, search included, so its length
-    tells nothing of how many moves the computer had to weigh."""
+    tells nothing of how many moves the computer had to weigh. The server's clock is the
+    test's: each search takes 0.4 s of it, and the pace is 0.6 s."""
+    pace, search = 0.6, 0.4
+    clock = ManualClock()
+    searches: list[float] = []  # the clock's time as each search started
     choose = Thinkers.choose
 
     async def slow(self: Thinkers, turn: Any, owner: str = "") -> Any:
-        await asyncio.sleep(0.4)
-        return await choose(self, turn, owner)
+        searches.append(clock.now())
+        move = await choose(self, turn, owner)
+        clock.advance(search)
+        return move
+
+    def pause_ends() -> float:
+        """When the computer's pause ends, once it pauses (the server's other waits on the
+        clock are a minute or more)."""
+        return clock.sleeper(lambda hour: hour < clock.now() + 30)
 
     monkeypatch.setattr(Thinkers, "choose", slow)
-    with running_app(tmp_path / "escoba.db", pace=0.6) as client:
+    with running_app(tmp_path / "escoba.db", pace=pace, clock=clock) as client:
         ticket = create_room(client, seats=["person", "easy"])
         with connect(client, ticket["room"]) as peer:
-            peer.join(ticket["token"])
+            _, state = peer.join(ticket["token"])
+            if state["match"]["to_move"] != peer.seat:
+                pause_ends()
+                clock.advance(pace)  # the computer leads: past its pause
             state = peer.my_turn()
             played = moves_played(state)
             peer.send(play_message(state["match"]["legal"][0]))
             peer.state_at(played + 1)
-            acknowledged = time.monotonic()
             if peer.last_state()["match"]["to_move"] == peer.seat:  # type: ignore[index]
                 pytest.skip("the person moves again")  # pragma: no cover
-            peer.state_at(played + 2)
-            waited = time.monotonic() - acknowledged
-        # Pace and search one after the other would be 1.0 s at least.
-        assert 0.5 <= waited < 0.9, waited
+            hour = pause_ends()
+            # Pace and search one after the other would end it at 1.0 s.
+            assert hour == pytest.approx(searches[-1] + pace, abs=1e-6)
+            clock.advance(hour - clock.now() - 0.01)
+            assert peer.barrier() == [], "the computer moved before its pause was over"
+            clock.advance(0.02)
+            reply = peer.state_at(played + 2)
+        assert reply["event"]["seat"] != peer.seat
 
 
 # -- abandoned rooms ------------------------------------------------------------------------
