@@ -185,6 +185,28 @@ def error_of(answer: Answer) -> dict[str, Any]:
     return error
 
 
+def read_head(sock: socket.socket) -> bytes:
+    """An answer's head, read byte by byte so that nothing after it is taken (a 100 Continue,
+    which has no body)."""
+    head = b""
+    while not head.endswith(b"\r\n\r\n"):
+        byte = sock.recv(1)
+        assert byte, f"the connection ended before a whole head: {head!r}"
+        head += byte
+    return head
+
+
+def peek_until(sock: socket.socket, done: Callable[[bytes], bool]) -> bytes:
+    """What has come on ``sock`` once ``done`` holds of it, looked at and left unread
+    (``MSG_PEEK``): the socket's receive buffer stays as full as the server made it."""
+    seen = sock.recv(65536, socket.MSG_PEEK)
+    while not done(seen):
+        more = sock.recv(len(seen) + 1, socket.MSG_PEEK | socket.MSG_WAITALL)  # a byte more
+        assert len(more) > len(seen), f"nothing more came: {seen[-200:]!r}"
+        seen = sock.recv(65536, socket.MSG_PEEK)
+    return seen
+
+
 def seconds_until_closed(sock: socket.socket, *, keep_sending: bool = False) -> float:
     """Seconds until the server ends the connection (a reset counts), reading nothing from
     it; with ``keep_sending``, a header line goes out every quarter second meanwhile."""
@@ -348,12 +370,15 @@ def test_a_client_gone_in_the_middle_of_its_body_is_no_error(quiet: Server, path
     """A body promised 1000 bytes long, a few sent, then the client goes: nothing to answer,
     and nothing for the server's log (the fixture fails the test on a traceback)."""
     with connect(quiet.port) as sock:
+        # "Expect: 100-continue" has the server say when its handler first asks for the
+        # body: the bytes sent with the head are read by then, and it waits for the rest.
         sock.sendall(
             f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            'Content-Length: 1000\r\n\r\n{"a":'.encode()
+            'Content-Length: 1000\r\nExpect: 100-continue\r\n\r\n{"a":'.encode()
         )
-        time.sleep(0.2)
-    time.sleep(0.5)
+        assert read_head(sock).startswith(b"HTTP/1.1 100 ")
+        sock.shutdown(socket.SHUT_WR)  # gone: the server reads the end of the stream...
+        assert sock.recv(4096) == b""  # ...and closes the connection, answering nothing
     assert_served(quiet.port)
 
 
@@ -660,19 +685,26 @@ def test_sigterm_ends_the_server_within_seconds_whatever_its_clients_do(
                 host=f"127.0.0.1:{running.port}",  # as the Origin says: a page of this site
             )
         )
-        time.sleep(0.3)  # not that it reads the answer: the server has switched protocols
+        # Not that it reads the answer (it looks, leaving it unread): the server has
+        # switched protocols once it has answered
+        peek_until(silent, lambda seen: b"\r\n\r\n" in seen)
         silent.sendall(masked_text_frame(b'{"type": "ping"}') * 5000)
         # A head that never ends; a body that never ends, whose handler waits for the rest
+        # (it asks for the body: the server says "100 Continue")
         stack.enter_context(connect(running.port)).sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
-        stack.enter_context(connect(running.port)).sendall(
+        body = stack.enter_context(connect(running.port))
+        body.sendall(
             b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b'Content-Length: 100\r\n\r\n{"nickname": '
+            b'Content-Length: 100\r\nExpect: 100-continue\r\n\r\n{"nickname": '
         )
-        # and a spectator whose handler waits for messages
+        assert read_head(body).startswith(b"HTTP/1.1 100 ")
+        # and a spectator whose handler waits for messages (the server took the connections
+        # opened before it first)
         watching = stack.enter_context(room_socket(running, room))
         watching.send(json.dumps({"type": "watch"}))
         assert json.loads(watching.recv(timeout=WAIT))["type"] == "welcome"
-        time.sleep(0.5)  # the server has taken them all, and answered the pings it could
+        # The server answers the flood: far more answers than the silent socket takes
+        peek_until(silent, lambda seen: b'{"type":"pong"}' in seen)
         assert running.process.poll() is None
         start = time.monotonic()
         running.process.send_signal(signal.SIGTERM)
