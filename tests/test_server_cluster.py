@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -979,23 +980,35 @@ def test_processes_started_together_upgrade_the_schema_one_after_another(tmp_pat
             pytest.fail(f"every test must run here, but {missing}")
         pytest.skip(missing)
     url = database_url(tmp_path / "together.db")
-    at = time.time() + 4.0  # every process imported and connected by then
     upgrade = (
-        "import sys, time\n"
+        "import sys\n"
         "from escoba.server.storage.repository import Storage\n"
         "store = Storage(sys.argv[1])\n"
         "store.engine.connect().close()\n"
-        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "print('ready', flush=True)\n"
+        "sys.stdin.readline()\n"  # the word to go, once every process is ready
         "store.migrate()\n"
     )
     processes = [
         subprocess.Popen(
-            [sys.executable, "-c", upgrade, url, str(at)],
+            [sys.executable, "-c", upgrade, url],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
         for _ in range(3)
     ]
+    deadline = time.monotonic() + 60
+    for process in processes:  # each imported and connected
+        assert process.stdout is not None
+        left = deadline - time.monotonic()
+        assert select.select([process.stdout], [], [], max(0.0, left))[0], "a process hung"
+        said = process.stdout.readline()
+        assert said == b"ready\n", said + process.stdout.read()
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(b"go\n")
+        process.stdin.flush()
     for process in processes:
         output, _ = process.communicate(timeout=60)
         assert process.returncode == 0, output.decode()
