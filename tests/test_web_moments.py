@@ -9,7 +9,6 @@ without the computer's reply; the dialogs' frames and the rules' title.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -149,28 +148,46 @@ def test_the_sweep_banner_covers_no_card_and_goes_with_the_next_move(
 # -- 2. the computer waits while a dialog is open
 
 
+# Every message the page's WebSocket hands its listeners, kept once they have had it.
+RECEIVED = """
+(() => {
+  window.__received = [];
+  const add = WebSocket.prototype.addEventListener;
+  WebSocket.prototype.addEventListener = function (type, listener, options) {
+    if (type !== "message") return add.call(this, type, listener, options);
+    const kept = (event) => {
+      const result = listener(event);
+      window.__received.push(JSON.parse(String(event.data)));
+      return result;
+    };
+    return add.call(this, type, kept, options);
+  };
+})();
+"""
+
+
 def test_the_computer_waits_while_the_hands_score_pad_is_open(
     page: Any, moments_server: Server
 ) -> None:
     # The computer deals the first hand: it plays its last card and leads the second hand.
     ticket = computer_room(moments_server, lambda match: match["dealer"] != match["seat"])
     play_to(moments_server, ticket, last_card_of_hand)
+    page.add_init_script(RECEIVED)
     open_seat(page, moments_server, ticket)
     play_card(page)
     pad = page.get_by_test_id("scorepad-dialog")
     expect(pad).to_be_visible(timeout=TIMEOUT)
     seen = table_cards(page)
     last_play = page.locator("#last-play").inner_text()
-    # the server's computer has led the second hand meanwhile ...
-    deadline = time.monotonic() + 10
-    while True:
-        match = seat_state(moments_server, ticket["room"], ticket["token"])["match"]
-        if match["hand_number"] == 1 and any(e["kind"] == "play" for e in match["history"]):
-            break
-        assert time.monotonic() < deadline, "the computer did not lead the second hand"
-        time.sleep(0.1)
-    time.sleep(3 * PACE)
-    # ... but the page shows it only once the pad is closed
+    # the server's computer has led the second hand meanwhile, and the page has had it ...
+    led = page.wait_for_function(
+        """() => window.__received.find((message) => message.type === "state"
+          && message.match.hand_number === 1
+          && message.match.history.some((event) => event.kind === "play"))""",
+        timeout=TIMEOUT,
+    )
+    match = led.json_value()["match"]
+    # ... but it shows it only once the pad is closed
     assert table_cards(page) == seen
     assert page.locator("#last-play").inner_text() == last_play
     expect(page.get_by_test_id("turn-indicator")).not_to_have_attribute(
@@ -214,10 +231,7 @@ def test_the_computer_waits_while_the_log_is_open(page: Any, moments_server: Ser
     page.get_by_test_id("log-button").click()
     expect(page.get_by_test_id("log-dialog")).to_be_visible()
     # the computer's reply has reached the page, the log open ...
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while not page.evaluate("window.__delivered === true"):
-        assert time.monotonic() < deadline, "the computer's reply did not reach the page"
-        page.wait_for_timeout(50)
+    page.wait_for_function("() => window.__delivered === true", timeout=TIMEOUT)
     assert (
         seat_state(moments_server, ticket["room"], ticket["token"])["match"]["to_move"]
         == (ticket["seat"])
@@ -431,9 +445,11 @@ RECORD_TABLE = """
 """
 
 
-# A slow link: plays reach the page 0.3 s late, the answer to a take back 1 s late.
+# A slow link: plays reach the page 0.3 s late, the answer to a take back 1 s late. The
+# seats whose plays have reached it are kept, in order.
 SLOW_LINK = """
 (() => {
+  window.__played = [];
   const add = WebSocket.prototype.addEventListener;
   WebSocket.prototype.addEventListener = function (type, listener, options) {
     if (type !== "message") return add.call(this, type, listener, options);
@@ -441,8 +457,13 @@ SLOW_LINK = """
       const text = String(event.data);
       const takeBack = text.includes('"kind":"take_back"');
       const delay = takeBack ? 1000 : text.includes('"kind":"play"') ? 300 : 0;
-      if (delay) setTimeout(() => listener(event), delay);
-      else listener(event);
+      const arrive = () => {
+        listener(event);
+        const message = JSON.parse(text);
+        if (message.event?.kind === "play") window.__played.push(message.event.seat);
+      };
+      if (delay) setTimeout(arrive, delay);
+      else arrive();
     };
     return add.call(this, type, late, options);
   };
@@ -461,7 +482,8 @@ def test_a_take_back_never_shows_the_computers_reply(page: Any, moments_server: 
     play_card(page, card)
     # the log opens before Ana's move is shown: her move and the computer's reply are held
     page.get_by_test_id("log-button").click()
-    time.sleep(4 * PACE + 0.3)
+    page.wait_for_function("() => window.__played.length >= 2", timeout=TIMEOUT)
+    assert page.evaluate("window.__played") == [ticket["seat"], 1 - ticket["seat"]]
     page.locator("#log-close").click()
     # her move is shown at once, the computer's reply a moment later: she takes back first
     take_back = page.get_by_test_id("take-back")
