@@ -562,16 +562,6 @@ class HttpProtocol(_StallGuard, H11Protocol):
         self.timers.stop("body")
         self.timers.stop("body rate")
         if self.address:
-            import sys
-
-            print(
-                "STRIKE",
-                self.address,
-                self.body_bytes,
-                self.conn.their_state,
-                self.cycle and self.cycle.response_started,
-                file=sys.stderr,
-            )
             self.gate.slow_body(self.address)
         cycle = self.cycle
         if self.transport.is_closing() or (cycle is not None and cycle.response_started):
