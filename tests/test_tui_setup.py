@@ -15,7 +15,9 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from typer.testing import CliRunner
 
 from escoba import RULESETS
+from escoba.ai.ratings import level_rating
 from escoba.errors import RulesError
+from escoba.messages import level_name
 from escoba.play import LocalMatch, Saves
 from escoba.tui.setup import BOOL_OPTIONS, SetupApp, SetupChoice
 from escoba.tui.texts import t
@@ -347,3 +349,25 @@ def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
     args = ["play", "--quick", "--rules", "scopone-scientifico", "--players", "2"]
     assert CliRunner().invoke(escoba.cli.app, args).exit_code == 0
     assert terminal[-1].game.players == 2 and terminal[-1].observation().hand_sizes == (10, 10)
+
+
+def test_a_level_is_shown_with_its_rating_in_the_chosen_game() -> None:
+    """The ladder's ratings (docs/ai.md): "hard · about 1600" in a rated game, following the
+    preset chosen; in Scopone, whose levels are not rated yet, the name alone."""
+
+    def shown(rules: str) -> str:
+        rating = level_rating("hard", RULESETS[rules])
+        assert rating is not None
+        return t("level.rated", "en", level=level_name("hard", "en"), rating=rating.about)
+
+    async def test(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
+        await choose(pilot, "#level-1", "hard")
+        assert shown("escoba") in screen_text(app)
+        await choose(pilot, "#preset", "scopa")
+        assert shown("scopa") in screen_text(app)
+        await choose(pilot, "#preset", "scopone-scientifico")
+        text = screen_text(app)
+        assert level_name("hard", "en") in text and "· about" not in text
+        fits(app)
+
+    run(test)

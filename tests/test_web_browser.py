@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from websockets.sync.client import connect
 
 from escoba import RULESETS
+from escoba.ai.ratings import level_rating
+from escoba.messages import level_name
 from escoba.scorepad import HandEntry, tally
 from server_helpers import Message, RemotePeer
 from web_browser import Server
@@ -133,6 +135,27 @@ def test_a_scopone_room_with_three_computers(page: Any, server: Server) -> None:
     match = watch(server, room)["match"]
     assert match["stock_size"] == 0
     assert sum(event["kind"] == "play" for event in match["history"]) >= 9  # 3 rounds of 4
+
+
+def test_the_lobby_shows_each_levels_rating_in_the_chosen_game(page: Any, server: Server) -> None:
+    """The ladder's ratings (docs/ai.md): a computer seat's choices name each level with its
+    rating in the game chosen, and follow the preset; Scopone's levels are not rated yet."""
+
+    def about(level: str, rules: str) -> str:
+        rating = level_rating(level, RULESETS[rules])
+        assert rating is not None
+        return f"Computer: {level_name(level)} · about {rating.about}"
+
+    page.goto(server.url + "/")
+    option = page.locator("[data-testid=seat-kind-1] option[value=hard]")
+    expect(option).to_have_text(about("hard", "escoba"), timeout=TIMEOUT)
+    expect(page.locator("[data-testid=seat-kind-1] option[value=beginner]")).to_have_text(
+        about("beginner", "escoba")
+    )
+    page.get_by_test_id("preset").select_option("scopa")
+    expect(option).to_have_text(about("hard", "scopa"))
+    page.get_by_test_id("preset").select_option("scopone-scientifico")
+    expect(option).to_have_text(f"Computer: {level_name('hard')}")
 
 
 def test_a_refused_join_shows_a_clear_message(chromium: Any, server: Server) -> None:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..ai import FORMER_LEVELS, LEVELS
+from ..ai.ratings import level_rating
 from ..arena import ArenaGame, ArenaResult, Entrant, play_arena
 from ..errors import EscobaError
 from .errors import fail
@@ -184,7 +185,8 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
             "hands; margin: own points minus the opponents' mean; W-D-L: duplicate hands won, "
             "drawn and lost, by points over all rotations; matches: each rotation's hands "
             f"chained into matches to {result.rules.target_score} ({result.matches} completed); "
-            "Elo: difference to the average opponent, from the score rate, draws counting half"
+            "Elo: difference to the average opponent, from the score rate, draws counting half; "
+            "rated: the level's rating in this game from the ladder's round robin (docs/ai.md)"
         ),
         caption_justify="left",
         box=box.SIMPLE_HEAD,
@@ -197,7 +199,9 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
     table.add_column("matches", justify="right", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     table.add_column("Elo", justify="right", no_wrap=True)
+    table.add_column("rated", justify="right", no_wrap=True)
     for index, name in enumerate(result.players):
+        rating = level_rating(name, result.rules)
         table.add_row(
             name,
             _plus_minus(result.mean_points[index], result.ci95[index]),
@@ -206,5 +210,6 @@ def _arena_table(title: str, result: ArenaResult) -> Table:
             str(result.match_wins[index]),
             f"{result.score_rate[index]:.0%}",
             f"{result.elo[index]:+.0f}",
+            "—" if rating is None else f"{rating.about}",
         )
     return table

@@ -20,6 +20,7 @@ from textual.content import Content
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from ..ai import FORMER_LEVELS, LEVELS
+from ..ai.ratings import level_rating
 from ..cards import DECK_STYLES, DeckStyle
 from ..catalogue import LANGUAGE_NAMES, message_key
 from ..errors import EscobaError
@@ -243,9 +244,21 @@ class SetupApp(App[SetupChoice | None]):
         self.query_one("#cancel", Button).label = t("tui.setup.cancel", lang)
         self.query_one("#keys", Static).update(t("tui.setup.keys", lang))
         # The choices' names follow the language; their values (the engine's names) stay.
-        for seat in range(1, MAX_OPPONENTS + 1):
-            self._rename(f"level-{seat}", [(level_name(v, lang), v) for v in LEVELS])
+        self._name_levels()
         self._rename("deck", [(deck_name(v, lang), v) for v in DECK_STYLES])
+
+    def _name_levels(self) -> None:
+        """Each level's name, with its rating in the chosen game where it is rated."""
+        lang = self.language
+        names = []
+        for level in LEVELS:
+            rating = level_rating(level, RULESETS[self._preset])
+            name = level_name(level, lang)
+            if rating is not None:
+                name = t("level.rated", lang, level=name, rating=rating.about)
+            names.append((name, level))
+        for seat in range(1, MAX_OPPONENTS + 1):
+            self._rename(f"level-{seat}", names)
 
     def _rename(self, name: str, options: list[tuple[str, str]]) -> None:
         select: Select[str] = self.query_one(f"#{name}", Select)
@@ -328,6 +341,7 @@ class SetupApp(App[SetupChoice | None]):
             return
         self._preset = name
         rules = RULESETS[name]
+        self._name_levels()  # a level's rating is the chosen game's
         for option in BOOL_OPTIONS:
             self.query_one(f"#{option}", Checkbox).value = bool(getattr(rules, option))
         self.query_one("#target_score", Input).value = str(rules.target_score)

@@ -31,7 +31,7 @@ const seatRows = document.getElementById("seat-rows");
 const optionFields = document.getElementById("option-fields");
 const errorBox = document.getElementById("create-error");
 
-let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS };
+let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS, ratings: {} };
 // Options that only make sense with another's value: what escoba.rules refuses otherwise.
 const OPTION_NEEDS = {
   ace_takes_all: (values) => values.capture === "match",
@@ -90,9 +90,14 @@ function fillSeats() {
     select.id = `seat-kind-${seat}`;
     select.dataset.testid = `seat-kind-${seat}`;
     const person = new Option(t("lobby.kind_person"), "person");
-    const levels = (catalogue.levels?.length ? catalogue.levels : LEVELS).map(
-      (level) => new Option(t("lobby.kind_computer", { level: levelName(level) }), level),
-    );
+    const ratings = catalogue.ratings?.[presetSelect.value] ?? {};
+    const levels = (catalogue.levels?.length ? catalogue.levels : LEVELS).map((level) => {
+      // A level's rating in the chosen game, where it is rated: "Computer: hard · about 1600"
+      const named = Number.isFinite(ratings[level])
+        ? t("level.rated", { level: levelName(level), rating: ratings[level] })
+        : levelName(level);
+      return new Option(t("lobby.kind_computer", { level: named }), level);
+    });
     select.append(person, ...levels);
     select.value = seatKinds[seat];
     select.addEventListener("change", () => {
@@ -355,6 +360,7 @@ async function start() {
     followGame(presetSelect.value);
     describePreset();
     seatPreset();
+    fillSeats(); // the levels' ratings are the chosen game's
     resetOptions();
   });
   playersSelect.addEventListener("change", fillSeats);

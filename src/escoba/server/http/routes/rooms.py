@@ -8,6 +8,7 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Query
 
 from ....ai import LEVELS
+from ....ai.ratings import level_rating, rated_game
 from ....cards import DECK_STYLES
 from ....cheatsheet import cheat_sheet, cheat_sheet_title
 from ....messages import LANGUAGES
@@ -69,7 +70,15 @@ async def presets() -> dict[str, Any]:
         },
         "options": options,
         "levels": list(LEVELS),
+        # each level's rating, as people read it, in the presets whose game is rated
+        "ratings": {name: _ratings(rules) for name, rules in RULESETS.items() if rated_game(rules)},
     }
+
+
+def _ratings(rules: RuleSet) -> dict[str, int]:
+    """Each level's rating in the game of ``rules``, to the nearest ten."""
+    found = {level: level_rating(level, rules) for level in LEVELS}
+    return {level: rating.about for level, rating in found.items() if rating is not None}
 
 
 @router.post("/api/rooms", status_code=201)
