@@ -15,8 +15,9 @@ its ack), and runs one attack for about ``--seconds``:
 * a ping flood on many WebSockets, 200 pings of each kind each, then a reset instead of a
   close;
 * spectators who never read, flooding pings;
-* a room-creation flood from one address, and rooms of three ``expert`` computers played as
-  fast as the server lets, from one address, and eight rooms from each of eight addresses;
+* a room-creation flood from one address, and rooms of three ``hard`` computers (the top
+  level) played as fast as the server lets, from one address, and eight rooms from each of
+  eight addresses;
 * WebSockets that never join; spectators as many as one room takes; a hint flood from
   several connections of one seat;
 * junk: huge integers, deep nesting, NUL, invalid UTF-8 in paths, headers, bodies and
@@ -683,10 +684,10 @@ async def room_flood(target: Target) -> str:
     return f"{tally_text(counts)} ({first}{rate:.0f} requests/s)"
 
 
-async def expert_rooms(target: Target, addresses: int = 8, per_address: int = 8) -> str:
-    """From each address, ``per_address`` rooms of a person and three experts (or fewer if
-    refused); the person plays at once whenever it is its turn, so the experts think all the
-    time."""
+async def top_level_rooms(target: Target, addresses: int = 8, per_address: int = 8) -> str:
+    """From each address, ``per_address`` rooms of a person and three ``hard`` computers (or
+    fewer if refused); the person plays at once whenever it is its turn, so the computers
+    think all the time."""
     refusals: Counter[str] = Counter()
     rooms: list[tuple[str, str, str]] = []
     for number in range(addresses):
@@ -698,7 +699,7 @@ async def expert_rooms(target: Target, addresses: int = 8, per_address: int = 8)
             for _ in range(per_address):
                 body = {
                     "nickname": "x",
-                    "seats": ["person", "expert", "expert", "expert"],
+                    "seats": ["person", "hard", "hard", "hard"],
                     "players": 4,
                     "partnerships": False,
                 }
@@ -722,7 +723,7 @@ async def expert_rooms(target: Target, addresses: int = 8, per_address: int = 8)
                     continue
                 event = message.get("event") or {}
                 if event:
-                    moves["person" if event["seat"] == 0 else "expert"] += 1
+                    moves["person" if event["seat"] == 0 else "hard"] += 1
                 match = message["match"]
                 if match["over"]:
                     await ws.send(json.dumps({"type": "rematch"}))
@@ -740,13 +741,13 @@ async def expert_rooms(target: Target, addresses: int = 8, per_address: int = 8)
     if refusals:
         made += f", then {tally_text(refusals)}"
     plural = "es" if addresses > 1 else ""
-    # The probe's pace beside the experts': the fair share of the computer workers
+    # The probe's pace beside the computers': the fair share of the computer workers
     now = time.monotonic()
     plays = len(target.probe.between(target.started, now))
     replies = target.probe.between(target.started, now, replies=True)
     text = (
         f"{made}; {len(rooms)} rooms from {addresses} address{plural} played "
-        f"{moves['expert']} expert and {moves['person']} person moves; the probe played "
+        f"{moves['hard']} hard and {moves['person']} person moves; the probe played "
         f"{60 * plays / max(1.0, now - target.started):.0f} a minute"
     )
     if replies:
@@ -1299,8 +1300,8 @@ ATTACKS = [
     Attack("c. ping flood, then reset", ping_flood),
     Attack("d. spectators that never read", non_readers),
     Attack("e. room creation flood", room_flood),
-    Attack("e. expert rooms, 1 address", lambda t: expert_rooms(t, 1, 40)),
-    Attack("e. expert rooms, 8 addresses × 8", expert_rooms),
+    Attack("e. hard rooms, 1 address", lambda t: top_level_rooms(t, 1, 40)),
+    Attack("e. hard rooms, 8 addresses × 8", top_level_rooms),
     Attack("f. sockets that never join", never_join),
     Attack("g. 100 spectators in one room", many_spectators),
     Attack("h. hint flood, one seat", hint_flood),

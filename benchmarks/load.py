@@ -11,7 +11,8 @@ several behind a balancer.
 starts `escoba serve` (or uses --url), opens the rooms at --ramp rooms per second, lets each
 client play its seat with a think time, and after the ramp measures for --duration seconds:
 matches held open, moves per second (people's and computers'), the time from sending a play
-to receiving the state that acknowledges it (50th, 99th percentile, max), each server's
+to receiving the state that acknowledges it (50th, 99th percentile, max), the time from that
+acknowledgement to the computer's reply (the pace, when the computers keep up), each server's
 memory and CPU (its event loop, and its computer worker processes apart), and how busy the
 machine's cores were. A finished match is followed by a rematch, so every client keeps
 playing.
@@ -86,6 +87,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 class Tally:
     measuring: bool = False
     acks: list[float] = field(default_factory=list)
+    replies: list[float] = field(default_factory=list)
+    """Seconds from a person's move acknowledged to the computer's reply (the pace, when the
+    computers keep up)."""
     person_moves: int = 0
     computer_moves: int = 0
     open_matches: int = 0
@@ -240,6 +244,7 @@ async def client(
         await ws.send(json.dumps({"type": "join", "token": ticket["token"]}))
         tally.open_matches += opener  # a match of two people counts once
         sent_at: float | None = None
+        acked_at: float | None = None  # this seat's last move, until the computer replies
         request = ""  # the last play or rematch sent: sent again if refused as restarting
         sent_card = ""
         turn: asyncio.Task[None] | None = None
@@ -279,13 +284,18 @@ async def client(
                 event = message.get("event")
                 if event and event.get("kind") == "play":
                     if event["seat"] == seat and sent_at is not None and event["card"] == sent_card:
+                        acked_at = time.perf_counter()
                         if tally.measuring:
-                            tally.acks.append(time.perf_counter() - sent_at)
+                            tally.acks.append(acked_at - sent_at)
                             tally.person_moves += 1
                         sent_at = None
                         request = ""
                     elif event["seat"] != seat and tally.measuring and not people:
                         tally.computer_moves += 1  # (a person's move is counted by its client)
+                        if acked_at is not None:
+                            tally.replies.append(time.perf_counter() - acked_at)
+                    if event["seat"] != seat:
+                        acked_at = None
                 match = message["match"]
                 if match["over"]:
                     if request != REMATCH and opener:  # one of the pair asks for the rematch
@@ -353,6 +363,11 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
     def percentile(q: float) -> float:
         return acks[min(len(acks) - 1, int(q * len(acks)))] * 1000 if acks else float("nan")
 
+    replies = sorted(tally.replies)
+
+    def reply(q: float) -> float | None:
+        return round(replies[min(len(replies) - 1, int(q * len(replies)))], 2) if replies else None
+
     moves = tally.person_moves + tally.computer_moves
     servers: list[dict[str, Any]] = []
     for index, (rss, peak) in enumerate(memory):
@@ -412,6 +427,8 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         "ack_ms_p50": round(percentile(0.50), 1),
         "ack_ms_p99": round(percentile(0.99), 1),
         "ack_ms_max": round(acks[-1] * 1000, 1) if acks else None,
+        "computer_reply_s_p50": reply(0.50),
+        "computer_reply_s_p99": reply(0.99),
         "matches_finished": tally.finished,
         "errors": len(tally.errors),
         "restarting_retries": tally.retries,
@@ -453,6 +470,13 @@ def show(results: list[dict[str, Any]]) -> None:
         ("ack p50, ms", [f"{result['ack_ms_p50']:g}" for result in results]),
         ("ack p99, ms", [f"{result['ack_ms_p99']:g}" for result in results]),
         ("ack max, ms", [each([result["ack_ms_max"]]) for result in results]),
+        (
+            "computer reply p50 / p99, s",
+            [
+                each([r["computer_reply_s_p50"]]) + " / " + each([r["computer_reply_s_p99"]])
+                for r in results
+            ],
+        ),
         ("matches finished", [str(result["matches_finished"]) for result in results]),
         ("errors", [str(result["errors"]) for result in results]),
         ("refused as restarting, sent again", [str(r["restarting_retries"]) for r in results]),
