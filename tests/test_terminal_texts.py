@@ -34,6 +34,7 @@ from escoba import (
     score_hand,
 )
 from escoba.ai.coach import Coach
+from escoba.ai.ratings import level_rating
 from escoba.cheatsheet import cheat_sheet, cheat_sheet_lines
 from escoba.cli import app as cli
 from escoba.errors import EscobaError
@@ -475,7 +476,10 @@ def test_setup_levels_translated_and_check_boxes_readable_without_colour() -> No
             await pilot.pause()
             level = app.query_one("#level-1", Select)
             labels = [str(widget.render()) for widget in level.query(Static)]
-            assert "schwer" in labels, labels
+            # The level's name in German, with its rating in the chosen game (Escoba)
+            rating = level_rating("hard", RULESETS["escoba"])
+            assert rating is not None
+            assert f"schwer · etwa {rating.about}" in labels, labels
             boxes = list(app.query(Checkbox))
             assert boxes and all(isinstance(box, OptionBox) for box in boxes)
             shown = {box.id: box.render().plain for box in boxes}
