@@ -5,9 +5,9 @@ each seating chained into matches to the game's target; the ratings are the Brad
 (Elo) fit of those matches, on a scale where ``beginner`` (random legal moves, a strength
 that never changes) is 1000. Each pair also counts one drawn match, the usual prior of such
 fits: without it two levels of which one won every match would be infinitely apart. The 95%
-intervals resample each pair's matches. ``benchmarks/ladder.py`` plays the round robin and
-writes the table into :mod:`escoba.ai.rated`; the lobby, the terminal's setup and
-``escoba arena`` show it beside each level ("hard · about 1800").
+intervals are those of round robins drawn from the fitted ratings. ``benchmarks/ladder.py``
+plays the round robin and writes the table into :mod:`escoba.ai.rated`; the lobby, the
+terminal's setup and ``escoba arena`` show it beside each level ("hard · about 1880").
 """
 
 from __future__ import annotations
