@@ -18,7 +18,7 @@ from escoba.ai.ratings import level_rating
 from escoba.messages import level_name
 from escoba.scorepad import HandEntry, tally
 from server_helpers import Message, RemotePeer
-from web_browser import Server
+from web_browser import Server, press_play
 
 TIMEOUT = 20_000  # ms: a computer move, a state message and an animation fit well inside
 
@@ -29,12 +29,11 @@ def create_room_in_lobby(page: Any, server: Server, *, nickname: str, opponent: 
     page.get_by_test_id("nickname").fill(nickname)
     page.get_by_test_id("preset").select_option("escoba")
     page.get_by_test_id("seat-kind-1").select_option(opponent)
-    page.get_by_test_id("create-room").click()
-    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    room = press_play(page, server)
     page.get_by_test_id("status").and_(page.locator("[data-state=connected]")).wait_for(
         timeout=TIMEOUT
     )
-    return str(page.url.rsplit("/", 1)[1])
+    return room
 
 
 def watch(server: Server, room: str) -> Message:
@@ -122,9 +121,7 @@ def test_a_scopone_room_with_three_computers(page: Any, server: Server) -> None:
     page.get_by_test_id("partnerships").check()
     for seat in (1, 2, 3):
         page.get_by_test_id(f"seat-kind-{seat}").select_option("easy")
-    page.get_by_test_id("create-room").click()
-    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
-    room = page.url.rsplit("/", 1)[1]
+    room = press_play(page, server)
     expect(page.locator("#game-name")).to_have_text("Scopone scientifico", timeout=TIMEOUT)
     hand = page.get_by_test_id("hand-card")
     expect(hand).to_have_count(10, timeout=TIMEOUT)  # the computers play until Ana's turn
@@ -189,9 +186,7 @@ def test_a_friend_joins_through_the_invite_link(
     host.goto(server.url + "/")
     host.get_by_test_id("nickname").fill("Ana")
     host.get_by_test_id("seat-kind-1").select_option("person")
-    host.get_by_test_id("create-room").click()
-    host.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
-    room = host.url.rsplit("/", 1)[1]
+    room = press_play(host, server)
     # The page fills the link once its texts have come: wait for it.
     link = host.get_by_test_id("invite-link")
     expect(link).to_have_attribute("href", re.compile(re.escape(room) + "$"), timeout=TIMEOUT)
@@ -284,8 +279,7 @@ def test_french_and_brazilian_portuguese_with_plural_forms(page: Any, server: Se
     page.get_by_test_id("option-forced_capture").click()
     page.get_by_test_id("nickname").fill("Ana")
     page.get_by_test_id("seat-kind-1").select_option("beginner")
-    page.get_by_test_id("create-room").click()
-    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    press_play(page, server)
     expect(page.get_by_test_id("hint-button")).to_have_text("Dica", timeout=TIMEOUT)
     expect(page.get_by_test_id("scorepad-button")).to_have_text("Placar")
     page.get_by_test_id("stock-size").wait_for(timeout=TIMEOUT)

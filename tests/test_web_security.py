@@ -6,7 +6,6 @@ script. Runs in a real headless Chromium against `escoba serve` (see ``web_brows
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from websockets.sync.client import connect
 
 from server_helpers import RemotePeer, play_until
-from web_browser import Server
+from web_browser import Server, press_play
 
 TIMEOUT = 20_000  # ms
 
@@ -80,9 +79,7 @@ def test_nicknames_in_the_lobby_the_invite_and_the_game(
     assert_csp(response)
     page.get_by_test_id("nickname").fill(host_name)
     page.get_by_test_id("seat-kind-1").select_option("person")
-    page.get_by_test_id("create-room").click()
-    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
-    room = page.url.rsplit("/", 1)[1]
+    room = press_play(page, server)
 
     # The invite form lists the host by name.
     response = guest.goto(server.url + f"/room/{room}")

@@ -23,6 +23,7 @@ from web_browser import (
     Server,
     person_room,
     played_to,
+    press_play,
     room_where,
     seat_state,
     sit_down,
@@ -275,8 +276,7 @@ def test_several_computers_are_numbered(page: Any, table_server: Server) -> None
     page.goto(table_server.url + "/")
     page.get_by_test_id("nickname").fill("Ana")
     page.get_by_test_id("seat-kind-1").select_option("easy")
-    page.get_by_test_id("create-room").click()
-    page.wait_for_url(re.compile(r"/room/"), timeout=TIMEOUT)
+    press_play(page, table_server)
     lone = page.locator(".seat[data-seat='1'] .seat-name .long")
     expect(lone).to_have_text("Computer (easy)", timeout=TIMEOUT)
 

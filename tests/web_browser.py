@@ -121,6 +121,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+def press_play(page: Any, server: Server, timeout: float = 20_000) -> str:
+    """Press the lobby's Play and wait until the browser is on the room's page: the room's id.
+
+    It waits for the new address only (the room exists once the browser is sent there), not
+    for every file of the page; a room that does not open fails with what the page and the
+    server said rather than a bare timeout."""
+    page.get_by_test_id("create-room").click()
+    try:
+        page.wait_for_url(re.compile(r"/room/"), wait_until="commit", timeout=timeout)
+    except Exception as error:  # Playwright's TimeoutError
+        said = page.locator("#create-error").all_inner_texts()
+        log = server.log.read_text(errors="replace")[-4000:] if server.log.exists() else ""
+        raise AssertionError(
+            f"no room opened from {page.url}; the page said {said}; the server's log:\n{log}"
+        ) from error
+    return str(page.url).rsplit("/", 1)[1]
+
+
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core, the accessibility checker, as `npm ci` installs it from package-lock.json."""
 
