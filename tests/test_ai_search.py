@@ -124,6 +124,29 @@ def test_undo_restores_a_whole_hand() -> None:
     assert sorted(sim.legal_keys()) == sorted(game.legal_keys())
 
 
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_the_estimate_between_two_sides_is_the_general_one_to_the_last_bit(preset: str) -> None:
+    """The searches' leaf estimate has a fast path for two sides (every 2-player game and
+    every partnership game); it must give the general computation's value exactly, or the
+    same deals would be searched to different moves. Over random hands of every preset, with
+    re bello and napola, at every position and for both sides."""
+    rules = RULESETS[preset]
+    regional = rules.replace(re_bello=True, napola=True) if rules.sevens == "primiera" else rules
+    players, partnerships = (4, True) if rules.hand_cards > 3 else (2, False)
+    rng = random.Random(preset)
+    compared = 0
+    for variant in (rules, regional):
+        for deck in range(4):
+            sim = true_simulation(Game(variant, players, partnerships, seed=f"{preset}:{deck}"))
+            assert sim.sides == 2
+            while not sim.is_over:
+                for side in (0, 1):
+                    assert sim.estimate(side) == sim._estimate_any(side)
+                    compared += 1
+                sim.apply(rng.choice(sim.legal_keys()))
+    assert compared > 100
+
+
 # -- the players --------------------------------------------------------------------------
 
 

@@ -74,15 +74,19 @@ def last_capturer_of(observation: Observation) -> int:
     return -1
 
 
+def _lead(diff: float, spread: float) -> float:
+    """:func:`_share` between two sides, from how far ahead ``side`` is."""
+    if spread <= 0.0:
+        return float((diff > 0) - (diff < 0))
+    return math.tanh(0.85 * diff / spread)
+
+
 def _share(strengths: list[float], side: int, spread: float) -> float:
     """Expected points of ``side`` less the others' mean in a 1-point category won by the
     single strongest side, when each side's final strength is its current one plus noise of
     size ``spread`` (a logistic stand-in for the normal)."""
     if len(strengths) == 2:
-        diff = strengths[side] - strengths[1 - side]
-        if spread <= 0.0:
-            return float((diff > 0) - (diff < 0))
-        return math.tanh(0.85 * diff / spread)
+        return _lead(strengths[side] - strengths[1 - side], spread)
     chances = []
     for i, mine in enumerate(strengths):
         chance = 1.0
@@ -394,6 +398,35 @@ class Simulation:
         card category the expected share of its point given the captured cards and how many
         of the relevant cards are still to be taken; re bello and napola by
         :func:`regional_estimate` where the rules play them."""
+        if self.sides != 2:
+            return self._estimate_any(side)
+        # Two sides, the searches' commonest leaf: the sums of _estimate_any in the same
+        # order (so the same value to the last bit), without the lists it builds.
+        mine = self.piles[side]
+        theirs = self.piles[1 - side]
+        value = float(self.sweeps[side] - self.sweeps[1 - side])
+        captured = mine | theirs
+        free = ~captured
+        spread = 1.5 * math.sqrt(40 - captured.bit_count())
+        value += _lead(mine.bit_count() - theirs.bit_count(), spread)
+        spread = 1.2 * (free & COINS_MASK).bit_count() ** 0.5
+        value += _lead((mine & COINS_MASK).bit_count() - (theirs & COINS_MASK).bit_count(), spread)
+        if captured & SEVEN_OF_COINS:
+            value += 1.0 if mine & SEVEN_OF_COINS else -1.0
+        mode = self.rules.sevens
+        if mode == "sevens":
+            spread = 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
+            lead = float((mine & SEVENS_MASK).bit_count()) - (theirs & SEVENS_MASK).bit_count()
+            value += _lead(lead, spread)
+        elif mode != "none":
+            spread = 0.2 + 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
+            value += _lead(_primiera_strength(mine) - _primiera_strength(theirs), spread)
+        if self._regional:
+            value += regional_estimate(self.rules, self.piles, side)
+        return value
+
+    def _estimate_any(self, side: int) -> float:
+        """:meth:`estimate` for any number of sides."""
         piles = self.piles
         sweeps = self.sweeps
         n = self.sides
@@ -417,17 +450,21 @@ class Simulation:
                 strengths = [float((p & SEVENS_MASK).bit_count()) for p in piles]
                 spread = 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
             else:
-                strengths = [
-                    (p & SEVENS_MASK).bit_count()
-                    + 0.3 * (p & _SIXES_MASK).bit_count()
-                    + 0.1 * (p & _ACES_MASK).bit_count()
-                    for p in piles
-                ]
+                strengths = [_primiera_strength(p) for p in piles]
                 spread = 0.2 + 1.2 * (free & SEVENS_MASK).bit_count() ** 0.5
             value += _share(strengths, side, spread)
         if self._regional:
             value += regional_estimate(self.rules, piles, side)
         return value
+
+
+def _primiera_strength(pile: int) -> float:
+    """How strong a pile is for primiera or setenta, as :meth:`Simulation.estimate` counts."""
+    return (
+        (pile & SEVENS_MASK).bit_count()
+        + 0.3 * (pile & _SIXES_MASK).bit_count()
+        + 0.1 * (pile & _ACES_MASK).bit_count()
+    )
 
 
 def search_depth(sim: Simulation, depth: int) -> int:
