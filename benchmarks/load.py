@@ -637,8 +637,9 @@ def runs_given(text: str) -> list[tuple[int, int | None]]:
     return runs
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(description: str) -> argparse.ArgumentParser:
+    """The options of a load run (benchmarks/capacity.py adds its own to them)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--clients", type=int, default=500)
     parser.add_argument("--duration", type=int, default=60, help="seconds measured")
     parser.add_argument("--settle", type=int, default=10, help="seconds after the ramp")
@@ -694,6 +695,11 @@ def main() -> None:
     parser.add_argument(
         "--logs", type=Path, help="keep the servers' and HAProxy's logs in this folder"
     )
+    return parser
+
+
+def main() -> None:
+    parser = arguments(__doc__.splitlines()[0])
     args = parser.parse_args()
 
     runs = args.compare or [(args.processes, None)]
