@@ -248,8 +248,8 @@ def parse_limits(items: list[str]) -> dict[str, float]:
 
 
 def default_workers() -> int:
-    """As `escoba serve`: one computer worker per core, less one for the server."""
-    return max(1, len(os.sched_getaffinity(0)) - 1)
+    """As `escoba serve`: one computer worker per core."""
+    return max(1, len(os.sched_getaffinity(0)))
 
 
 async def serve(args: argparse.Namespace, pauses: Pauses) -> None:

@@ -10,13 +10,14 @@ checked exactly, without sleeping.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from typing import Any
 
 import pytest
 
-from escoba.server.computers import Busy, Thinkers
+from escoba.server.computers import WORKER_NICENESS, Busy, Thinkers
 
 
 class Clock:
@@ -198,3 +199,21 @@ def test_a_hint_beyond_the_backlog_is_refused_as_busy() -> None:
         await asyncio.gather(*asked)
 
     asyncio.run(scenario())
+
+
+def test_the_workers_give_way_to_the_servers_own_process() -> None:
+    """The computer workers run at a lower priority than the server (its event loop answers
+    every move; a search has the computer's pause to be done in), so `escoba serve` can start
+    one per core without slowing acknowledgements: the real pool's worker reports its
+    niceness."""
+    own = os.nice(0)
+
+    async def scenario() -> int:
+        thinkers = Thinkers(1, 10)
+        try:
+            return await thinkers._run("room", os.nice, 0)
+        finally:
+            await thinkers.close()
+
+    assert asyncio.run(scenario()) == min(19, own + WORKER_NICENESS)
+    assert os.nice(0) == own  # the server itself keeps its priority

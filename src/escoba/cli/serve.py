@@ -29,12 +29,13 @@ MAX_COMPUTER_WORKERS = 256
 
 
 def _default_workers() -> int:
-    """One computer worker per core this process may run on, less one for the server."""
+    """One computer worker per core this process may run on: the workers run at a lower
+    priority than the server's event loop, so they take only the CPU it leaves."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         cores = os.cpu_count() or 1
-    return max(1, cores - 1)
+    return max(1, cores)
 
 
 def _limit_value(name: str, text: str, default: float) -> float:
@@ -115,7 +116,7 @@ def serve_command(
             max=MAX_COMPUTER_WORKERS,
             metavar="N",
             help="Worker processes that think for computer seats and hints "
-            "(default: the cores less one).",
+            "(default: one per core, at a lower priority than the server).",
             show_default=False,
         ),
     ] = None,

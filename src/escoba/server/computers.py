@@ -35,12 +35,15 @@ from ..moves import Move
 from ..observation import Observation
 from ..play.local_match import ComputerTurn
 
-__all__ = ["Busy", "Thinkers"]
+__all__ = ["WORKER_NICENESS", "Busy", "Thinkers"]
 
 T = TypeVar("T")
 
 WATCH_SECONDS: Final = 1.0
 """How often a worker checks that the server is still there."""
+WORKER_NICENESS: Final = 10
+"""How much less of a core a worker gets than the server's event loop when both want one
+(Linux gives a process of niceness 10 about a tenth of the share of one of 0)."""
 PRELOAD: Final = ["escoba.ai", "escoba.server.computers"]
 """Imported once by the fork server, so a new worker starts ready to think."""
 
@@ -55,6 +58,14 @@ ESTIMATE_WEIGHT: Final = 0.3
 
 class Busy(Exception):  # noqa: N818 (a state the caller answers, not a failure)
     """Every worker is busy and the backlog is full."""
+
+
+def _start_worker(server: int) -> None:
+    """In each worker, first: give way to the server's own process (its event loop answers
+    every move, and a search only has to be done within the computer's pause), then watch
+    for the server's end."""
+    os.nice(WORKER_NICENESS)
+    _watch_server(server)
 
 
 def _watch_server(server: int) -> None:
@@ -134,7 +145,7 @@ class Thinkers:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=context,
-                initializer=_watch_server,
+                initializer=_start_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
