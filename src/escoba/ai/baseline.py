@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..errors import EscobaError
@@ -106,6 +106,7 @@ class BaselinePlayer:
         rng = self._rng(observation)
         keys = [move.key for move in legal]
         totals = [0.0] * len(keys)
+        worth = self.worth(observation)
         self._side = observation.side
         self.nodes = 0
         done = 0
@@ -125,12 +126,19 @@ class BaselinePlayer:
                 depth = search_depth(sim, depth)
             for i, key in enumerate(keys):
                 sim.apply(key)
-                totals[i] += self._search(sim, depth - 1, -_INF, _INF)
+                value = self._search(sim, depth - 1, -_INF, _INF)
+                totals[i] += value if worth is None else worth(value)
                 sim.undo()
             done += 1
         ranked = [(move, total / done) for move, total in zip(legal, totals, strict=True)]
         ranked.sort(key=lambda pair: (-pair[1], pair[0].key))
         return ranked
+
+    def worth(self, observation: Observation) -> Callable[[float], float] | None:
+        """What a deal's searched value (the hand's margin) is worth to this player, whose
+        mean over the deals ranks the moves: None, the margin itself. A player that plays
+        for the match, not the hand, weighs margins by the score (benchmarks/match_play.py)."""
+        return None
 
     def deal(self, observation: Observation, rng: random.Random) -> Determinization:
         """One deal of the unseen cards to search (uniform: no inference)."""
