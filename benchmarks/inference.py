@@ -1,8 +1,9 @@
 """Inference about hidden hands: how often sampled deals put each card in the right hand.
 
 Plays hands between copies of a level and, at every decision where another seat has played
-this round and still holds cards, draws deals of the unseen cards twice: uniformly, and with
-the weights of :class:`escoba.ai.inference.Beliefs`. For every card truly in another seat's
+this round and still holds cards, draws deals of the unseen cards: uniformly, with the
+weights of :class:`escoba.ai.inference.Beliefs`, and (what differs in Scopone, whose hands are
+dealt whole) weighing only the hands of seats down to their last few cards. For every card truly in another seat's
 hand it counts how often a drawn deal puts it there, and for every card it counts how often
 the deal puts it in its true place (a hand or the stock). Prints a table per game.
 
@@ -30,6 +31,11 @@ from escoba.ai.inference import Beliefs
 from escoba.ai.policy import PlayModel
 from escoba.ai.sampling import Determinization
 
+KINDS = ("uniform", "inferred", "late")
+"""Deals drawn uniformly; with the inference the players use; and, in hands dealt whole
+(Scopone), weighing only the hands of seats down to their last few cards (as before the chain
+of deals weighed every play of the hand: ``whole_hand=False``; the same as inferred elsewhere)."""
+
 
 def placed(deal: Determinization, truth: dict[int, int]) -> tuple[int, int, int, int]:
     """(hand cards placed right, hand cards, all cards placed right, all cards) of one deal;
@@ -53,19 +59,20 @@ def measure(job: tuple[str, int, bool, str, int, int]) -> dict[str, list[int]]:
     game = Game(rules, players, partnerships, seed=f"inference:{number}")
     seats = [make_player(level, zlib.crc32(f"{number}:{s}".encode())) for s in range(players)]
     model = PlayModel.fitted(rules)
-    counts = {"uniform": [0, 0, 0, 0], "inferred": [0, 0, 0, 0], "decisions": [0]}
+    counts = {name: [0, 0, 0, 0] for name in KINDS} | {"decisions": [0]}
     rng = random.Random(number)
     while game.hand_number == 0:
         seat = game.to_move
         assert seat is not None
         observation = game.observation(seat)
         inferred = Beliefs(observation, model)
-        if inferred.guesses:
+        if inferred.weighed:
             uniform = Beliefs(observation)
+            late = Beliefs(observation, model, whole_hand=False)
             truth = {c.index: s for s in range(players) if s != seat for c in game.hand(s)}
             unseen = {c.index for c in observation.unseen}
             truth |= {card: -1 for card in unseen - truth.keys()}
-            for name, beliefs in (("uniform", uniform), ("inferred", inferred)):
+            for name, beliefs in (("uniform", uniform), ("inferred", inferred), ("late", late)):
                 for _ in range(deals):
                     for i, value in enumerate(placed(beliefs.sample(rng), truth)):
                         counts[name][i] += value
@@ -99,12 +106,12 @@ def main() -> None:
                 (preset, players, partnerships, args.level, number, args.deals)
                 for number in range(args.hands)
             ]
-            total = {"uniform": [0, 0, 0, 0], "inferred": [0, 0, 0, 0], "decisions": [0]}
+            total = {name: [0, 0, 0, 0] for name in KINDS} | {"decisions": [0]}
             for counts in pool.imap_unordered(measure, jobs):
                 for name, values in counts.items():
                     total[name] = [a + b for a, b in zip(total[name], values, strict=True)]
                 progress.advance(task)
-            uniform, inferred = total["uniform"], total["inferred"]
+            uniform, inferred, late = total["uniform"], total["inferred"], total["late"]
             rows.append(
                 {
                     "game": preset,
@@ -113,6 +120,7 @@ def main() -> None:
                     "decisions": total["decisions"][0],
                     "hand_cards_uniform": uniform[0] / max(1, uniform[1]),
                     "hand_cards_inferred": inferred[0] / max(1, inferred[1]),
+                    "hand_cards_last_cards_only": late[0] / max(1, late[1]),
                     "all_cards_uniform": uniform[2] / max(1, uniform[3]),
                     "all_cards_inferred": inferred[2] / max(1, inferred[3]),
                 }
@@ -126,6 +134,7 @@ def main() -> None:
         "decisions",
         "hand cards: uniform",
         "hand cards: inferred",
+        "hand cards: last cards only",
         "all cards: uniform",
         "all cards: inferred",
     ):
@@ -139,6 +148,7 @@ def main() -> None:
             str(row["decisions"]),
             f"{row['hand_cards_uniform']:.1%}",
             f"{row['hand_cards_inferred']:.1%}",
+            f"{row['hand_cards_last_cards_only']:.1%}",
             f"{row['all_cards_uniform']:.1%}",
             f"{row['all_cards_inferred']:.1%}",
         )

@@ -125,6 +125,53 @@ def test_a_seat_that_declined_a_sweep_is_less_likely_to_hold_the_sweeper(
     assert hits["inferred"] < 0.5 * hits["uniform"]
 
 
+def test_in_scopone_a_seat_that_declined_a_sweep_is_dealt_its_sweeper_less_often() -> None:
+    """Scopone scientifico deals the whole hand at once (docs/rules.md, Scopone: ten cards
+    each, nothing on the table), far too many hands to weigh one by one; the chain of deals
+    weighs them all. Seats 1 and 2 drop 3h and 4c (3 + 4 = 7: a 7 would take both, a sweep);
+    seat 3 drops its king instead. Seat 0 then deals seat 3 a seven far less often than a
+    uniform deal does, and the weighed deals are still deals of exactly the unseen cards."""
+    rules = RULESETS["scopone-scientifico"]
+    deck = build_deck(
+        4,
+        0,
+        hands={
+            0: "As 2s 3s 4s 5s 6s Js Qs Ks Ad",
+            1: "3h Ah 2h 4h 5h 6h Jh Qh Kh 2d",
+            2: "4c Ac 2c 3c 5c 6c Jc Qc 3d 4d",
+            3: "Kc 5d 6d Jd Qd Kd 7s 7h 7c 7d",
+        },
+        hand_cards=10,
+        table_cards=0,
+    )
+    game = game_with_deck(rules, 4, deck, partnerships=True)
+    for move in ("3h", "4c", "Kc"):
+        game.play(Move.parse(move))
+    obs = game.observation(0)
+    assert obs.to_move == 0
+    model = PlayModel.fitted(rules)
+    chained = Beliefs(obs, model)
+    late = Beliefs(obs, model, whole_hand=False)
+    uniform = Beliefs(obs)
+    assert chained.weighed and not late.weighed and not uniform.weighed
+    sevens = {c.index for c in obs.unseen if c.value == 7}
+    assert len(sevens) == 4
+    unseen = {c.index for c in obs.unseen}
+    rng = random.Random(5)
+    held: dict[str, float] = {}
+    for name, beliefs in (("chained", chained), ("uniform", uniform)):
+        counted = 0
+        for _ in range(3000):
+            deal = beliefs.sample(rng)
+            assert {c for s in (1, 2, 3) for c in deal.hands[s]} == unseen
+            assert tuple(len(h) for h in deal.hands) == obs.hand_sizes
+            counted += sum(c in sevens for c in deal.hands[3])
+        held[name] = counted / 3000
+    # Uniformly, seat 3 holds 9 of the 28 unseen cards: 4 * 9 / 28 = 1.29 sevens.
+    assert held["uniform"] == pytest.approx(4 * 9 / 28, rel=0.05)
+    assert held["chained"] < 0.5 * held["uniform"]
+
+
 def test_no_evidence_means_uniform_chances() -> None:
     # Seat 1 has not played yet this round: nothing to weigh.
     deck = build_deck(2, 0, hands={1: "6h Qs Jc", 0: "4d 5s 6c"}, table="As 2h 3c 2d")
@@ -154,7 +201,7 @@ def test_inferred_deals_never_place_a_card_the_seat_has_seen(
         for seat in range(players):
             obs = game.observation(seat)
             beliefs = Beliefs(obs, model)
-            weighed += bool(beliefs.guesses)
+            weighed += beliefs.weighed
             seen = mask(obs.table) | mask(obs.hand)
             for pile in obs.captured:
                 seen |= mask(pile)

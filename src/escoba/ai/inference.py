@@ -34,6 +34,13 @@ from .sampling import Determinization, seen_mask
 
 __all__ = ["Beliefs", "SeatEvidence", "round_evidence"]
 
+_LONG_HAND = 3
+"""Hands of more cards than this (Scopone's nine or ten, dealt at once) are weighed by
+:class:`_DealChain`; the 3-card games' hands, each on its own and exactly."""
+_CHAIN_BURN = 400
+"""Swaps tried before a chain's first deal, from a uniform one."""
+_CHAIN_STEPS = 8
+"""Swaps tried between two deals a chain gives."""
 _MAX_GUESSES = 5000
 """Above this many possible hands a seat's evidence is not weighed (never reached with 3-card
 rounds, where a seat that has played this round holds at most two cards; with 10-card hands
@@ -62,10 +69,12 @@ class SeatEvidence:
         return result
 
 
-def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvidence]:
+def round_evidence(
+    observation: Observation, model: PlayModel, most: int | None = _MAX_GUESSES
+) -> list[SeatEvidence]:
     """The evidence of every other seat that has played this round and still holds cards,
-    with at most ``_MAX_GUESSES`` possible hands (the others' evidence is never weighed, so
-    it is not worked out)."""
+    with at most ``most`` possible hands (None: whatever their number; the others' evidence
+    is not worked out)."""
     history = observation.history
     start = 0
     for i, event in enumerate(history):
@@ -96,7 +105,7 @@ def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvide
     for seat in range(players):
         if seat == observation.seat or sizes[seat] == 0:
             continue
-        if comb(len(candidates), sizes[seat]) > _MAX_GUESSES:
+        if most is not None and comb(len(candidates), sizes[seat]) > most:
             continue
         mine = [j for j, play in enumerate(round_plays) if play.seat == seat]
         if not mine:
@@ -121,9 +130,13 @@ def round_evidence(observation: Observation, model: PlayModel) -> list[SeatEvide
 
 class Beliefs:
     """Deals of the cards a seat has not seen, weighted by what the other seats' plays this
-    round say about their hands (uniform where they say nothing, or with no model)."""
+    round say about their hands (uniform where they say nothing, or with no model). In hands
+    dealt whole (Scopone) a chain of deals weighs every play of the hand; with
+    ``whole_hand=False``, only the hands of seats down to their last few cards are weighed."""
 
-    def __init__(self, observation: Observation, model: PlayModel | None = None) -> None:
+    def __init__(
+        self, observation: Observation, model: PlayModel | None = None, *, whole_hand: bool = True
+    ) -> None:
         self.observation = observation
         self.pool = indices(FULL_DECK & ~seen_mask(observation))
         self.sizes = observation.hand_sizes
@@ -139,7 +152,15 @@ class Beliefs:
         self.guesses: dict[int, tuple[list[tuple[int, ...]], list[float]]] = {}
         # The same guesses as card masks, to check them against each other quickly.
         self._masks: dict[int, list[int]] = {}
+        self._chain: _DealChain | None = None
         if model is None:
+            return
+        if whole_hand and observation.rules.hand_cards > _LONG_HAND:
+            # A whole hand dealt at once: too many possible hands to weigh one by one until
+            # its last plays, so a chain of deals weighs them all together.
+            seen = round_evidence(observation, model, most=None)
+            if seen:
+                self._chain = _DealChain(self.pool, self.sizes, self.seat, seen)
             return
         for evidence in round_evidence(observation, model):
             guesses = list(combinations(self.pool, self.sizes[evidence.seat]))
@@ -147,9 +168,15 @@ class Beliefs:
             self.guesses[evidence.seat] = (guesses, list(accumulate(weights)))
             self._masks[evidence.seat] = [sum(1 << card for card in guess) for guess in guesses]
 
+    @property
+    def weighed(self) -> bool:
+        """Whether any other seat's plays weigh the deals (else they are uniform)."""
+        return bool(self.guesses) or self._chain is not None
+
     def hand_chances(self, seat: int) -> dict[int, float]:
         """The chance of each unseen card (index) being in ``seat``'s hand, from that seat's
-        own evidence alone (uniform without evidence)."""
+        own evidence alone (uniform without evidence, and for hands too long to weigh one by
+        one, which only the deals drawn weigh)."""
         if seat == self.seat:
             return {card: 1.0 for card in self.own}
         weighed = self.guesses.get(seat)
@@ -173,6 +200,8 @@ class Beliefs:
         ``dealt``: only the first ``dealt`` cards of the stock need a random order (a search
         that never looks further saves the shuffle of the rest, which keeps an order that
         is not uniform); by default the whole stock is shuffled."""
+        if self._chain is not None:
+            return self._chain.sample(rng, self.own)
         hands: list[tuple[int, ...]] = [()] * len(self.sizes)
         hands[self.seat] = self.own
         taken = 0
@@ -220,3 +249,105 @@ class Beliefs:
             hands[seat] = tuple(sorted(rest[position : position + size]))
             position += size
         return Determinization(hands=tuple(hands), stock=tuple(rest[position:]))
+
+
+class _DealChain:
+    """Deals of the unseen cards drawn in proportion to the likelihood of every seat's plays
+    this hand (Metropolis): each step proposes to swap two unseen cards between two places
+    (another seat's hand, or the stock) and takes the swap with the ratio of the two seats'
+    likelihoods, which only the masses of the two cards change. Deals that follow each other
+    share most cards; the search that asks for one per walk needs no more independence."""
+
+    def __init__(
+        self,
+        pool: list[int],
+        sizes: tuple[int, ...],
+        seat: int,
+        evidence: list[SeatEvidence],
+    ) -> None:
+        self.pool = pool
+        self.sizes = sizes
+        self.seat = seat
+        self.evidence = {item.seat: item for item in evidence}
+        # Per seat with evidence, per play: each card's mass as a list by card index.
+        self.masses = {
+            item.seat: [[masses.get(card, 0.0) for card in range(40)] for masses in item.masses]
+            for item in evidence
+        }
+        self.place: list[int] = [-1] * 40
+        """Where each unseen card is in the current deal: a seat, or -1 for the stock."""
+        self.members: dict[int, list[int]] = {}
+        self.totals: dict[int, list[float]] = {}
+        """Per seat with evidence: per play, the masses of the hand it then held."""
+        self.started = False
+
+    def _start(self, rng: random.Random) -> None:
+        cards = list(self.pool)
+        rng.shuffle(cards)
+        position = 0
+        for seat, size in enumerate(self.sizes):
+            if seat == self.seat:
+                continue
+            self.members[seat] = cards[position : position + size]
+            position += size
+        self.members[-1] = cards[position:]
+        for place, held in self.members.items():
+            for card in held:
+                self.place[card] = place
+        for seat, item in self.evidence.items():
+            masses = self.masses[seat]
+            self.totals[seat] = [
+                known + sum(play[card] for card in self.members[seat])
+                for known, play in zip(item.known, masses, strict=True)
+            ]
+        for _ in range(_CHAIN_BURN):
+            self._step(rng)
+        self.started = True
+
+    def _ratio(self, seat: int, out: int, into: int) -> float:
+        """How much likelier ``seat``'s plays are if it holds ``into`` instead of ``out``."""
+        totals = self.totals.get(seat)
+        if totals is None:
+            return 1.0
+        ratio = 1.0
+        for total, play in zip(totals, self.masses[seat], strict=True):
+            ratio *= total / (total - play[out] + play[into])
+        return ratio
+
+    def _move(self, seat: int, out: int, into: int) -> None:
+        held = self.members[seat]
+        held[held.index(out)] = into
+        self.place[into] = seat
+        totals = self.totals.get(seat)
+        if totals is not None:
+            masses = self.masses[seat]
+            for j, play in enumerate(masses):
+                totals[j] += play[into] - play[out]
+
+    def _step(self, rng: random.Random) -> None:
+        pool = self.pool
+        count = len(pool)
+        first = pool[int(rng.random() * count)]
+        second = pool[int(rng.random() * count)]
+        here, there = self.place[first], self.place[second]
+        if here == there:
+            return
+        ratio = self._ratio(here, first, second) * self._ratio(there, second, first)
+        if ratio >= 1.0 or rng.random() < ratio:
+            self._move(here, first, second)
+            self._move(there, second, first)
+
+    def sample(self, rng: random.Random, own: tuple[int, ...]) -> Determinization:
+        if not self.started:
+            self._start(rng)
+        else:
+            for _ in range(_CHAIN_STEPS):
+                self._step(rng)
+        hands: list[tuple[int, ...]] = [()] * len(self.sizes)
+        hands[self.seat] = own
+        for seat, held in self.members.items():
+            if seat >= 0:
+                hands[seat] = tuple(sorted(held))
+        stock = list(self.members[-1])
+        rng.shuffle(stock)
+        return Determinization(hands=tuple(hands), stock=tuple(stock))

@@ -64,7 +64,9 @@ class _Node:
 class TreeSearchPlayer:
     """An ISMCTS player: ``iterations`` walks per decision (the iteration budget), each at
     most ``depth`` moves deep, choosing by UCB1 with exploration ``exploration``. With
-    ``inference`` the deals are weighted by the other seats' plays this round.
+    ``inference`` the deals are weighted by the other seats' plays this round; in hands
+    dealt whole (Scopone), with ``whole_hand`` every play of the hand weighs them through a
+    chain of deals, else only a seat's last few cards are weighed.
     ``time_limit`` (seconds) stops early once spent, after at least one walk per legal move;
     without it the choices depend only on the seed and the observation."""
 
@@ -77,6 +79,7 @@ class TreeSearchPlayer:
         depth: int = 8,
         exploration: float = 0.7,
         inference: bool = True,
+        whole_hand: bool = True,
         time_limit: float | None = None,
         prior: float = 0.0,
         evaluation: Literal["auto", "fitted", "estimate"] = "auto",
@@ -94,6 +97,7 @@ class TreeSearchPlayer:
         self.depth = depth
         self.exploration = exploration
         self.inference = inference
+        self.whole_hand = whole_hand
         self.time_limit = time_limit
         self.prior = prior
         if evaluation not in ("auto", "fitted", "estimate"):
@@ -126,7 +130,7 @@ class TreeSearchPlayer:
     def beliefs(self, observation: Observation) -> Beliefs:
         """The deals this player draws from in this position."""
         model = PlayModel.fitted(observation.rules) if self.inference else None
-        return Beliefs(observation, model)
+        return Beliefs(observation, model, whole_hand=self.whole_hand)
 
     def evaluation(self, observation: Observation) -> Evaluator:
         """The evaluation where a walk stops: fitted on self-play, or the first search's
