@@ -10,8 +10,9 @@ Three steps, each a subcommand:
 ``selfplay`` plays single hands between copies of a level and keeps each hand's seed and moves
 (one JSON line a hand; the hand replays from them). ``play`` fits the play model of
 :mod:`escoba.ai.policy` by maximum likelihood on every choice with two or more legal moves,
-one weight set per capture rule. ``evaluation`` fits the evaluation of
-:mod:`escoba.ai.evaluation` by least squares on the hands' outcomes. Each prints its fit
+one weight set per capture rule and one for Scopone (``escoba.ai.policy.model_kind``).
+``evaluation`` fits the evaluation of :mod:`escoba.ai.evaluation` by least squares on the
+hands' outcomes. Each prints its fit
 against a simple reference; ``--write`` rewrites the weights in ``escoba/ai/fitted.py``.
 """
 
@@ -35,7 +36,7 @@ from escoba.ai import fitted as fitted_module
 from escoba.ai import make_player
 from escoba.ai.evaluation import FEATURES as EVALUATION_FEATURES
 from escoba.ai.evaluation import Evaluation
-from escoba.ai.policy import FEATURES, Position, move_features
+from escoba.ai.policy import FEATURES, Position, model_kind, move_features
 from escoba.ai.sampling import Determinization
 from escoba.ai.simulation import Simulation
 
@@ -129,15 +130,16 @@ def position_of(game: Game) -> Position:
     return Position(obs.rules, _mask(obs.table), FULL_DECK & ~visible, plays_after, next_hand)
 
 
-def choices(paths: list[Path], capture: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features of every legal move of every choice with two or more moves: rows, the
-    choice each row belongs to, and whether the row is the move chosen."""
+def choices(paths: list[Path], kind: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features of every legal move of every choice with two or more moves, in the games
+    of one model kind (``escoba.ai.policy.model_kind``): rows, the choice each row belongs
+    to, and whether the row is the move chosen."""
     rows: list[tuple[float, ...]] = []
     group: list[int] = []
     chosen: list[bool] = []
     count = 0
     for hand in hands_of(paths):
-        if RULESETS[hand["preset"]].capture != capture:
+        if model_kind(RULESETS[hand["preset"]]) != kind:
             continue
         for game, played in replay(hand):
             keys = game.legal_keys()
@@ -189,7 +191,7 @@ def _edges(group: np.ndarray) -> np.ndarray:
 
 def fit_play(args: argparse.Namespace) -> None:
     fitted: dict[str, tuple[float, ...]] = {}
-    for capture in ("sum15", "match"):
+    for capture in ("sum15", "match", "scopone"):
         x, group, chosen = choices(args.data, capture)
         if not len(x):
             continue

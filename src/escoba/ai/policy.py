@@ -190,6 +190,13 @@ def move_features(position: Position, key: int) -> tuple[float, ...]:
     )
 
 
+def model_kind(rules: RuleSet) -> str:
+    """Which fitted play model reads a game: ``"scopone"`` where the whole hand is dealt at
+    once (its players choose among ten cards, and for the whole hand), else by how a card
+    takes, ``"sum15"`` or ``"match"``."""
+    return "scopone" if rules.hand_cards > 3 else rules.capture
+
+
 class PlayModel:
     """``P(move) ∝ exp(weights · move_features(move))`` over a seat's legal moves."""
 
@@ -202,8 +209,10 @@ class PlayModel:
 
     @classmethod
     def fitted(cls, rules: RuleSet) -> PlayModel:
-        """The model fitted on self-play for this kind of game (15 or matching)."""
-        return cls(fitted.PLAY_WEIGHTS[rules.capture])
+        """The model fitted on self-play for this kind of game (:func:`model_kind`; the
+        capture rule's where that kind has none)."""
+        weights = fitted.PLAY_WEIGHTS
+        return cls(weights.get(model_kind(rules)) or weights[rules.capture])
 
     def score(self, position: Position, key: int) -> float:
         """The move's weighted sum of features (its log-probability up to a constant)."""
