@@ -82,7 +82,10 @@ def factory(spec: str) -> Callable[[int], Player]:
     if kind == "cheater":
         return Cheater
     if spec in FORMER:
-        return lambda seed: TreeSearchPlayer(seed, name=spec, iterations=FORMER[spec])
+        # As they were: Scopone's hands weighed only in their last few cards.
+        return lambda seed: TreeSearchPlayer(
+            seed, name=spec, iterations=FORMER[spec], whole_hand=False
+        )
     if kind == "flat":
         return lambda seed: BaselinePlayer(seed, name=spec, **kwargs)
     if kind == "tree":

@@ -11,8 +11,16 @@ import pytest
 
 from conftest import SEATED_PRESETS, build_deck, game_with_deck
 from escoba import DECK, RULESETS, Card, Game, Move
+from escoba.ai import fitted
 from escoba.ai.inference import Beliefs, round_evidence
-from escoba.ai.policy import FEATURES, PlayModel, Position, move_features, sweep_chance
+from escoba.ai.policy import (
+    FEATURES,
+    PlayModel,
+    Position,
+    model_kind,
+    move_features,
+    sweep_chance,
+)
 
 
 def mask(cards: object) -> int:
@@ -170,6 +178,19 @@ def test_in_scopone_a_seat_that_declined_a_sweep_is_dealt_its_sweeper_less_often
     # Uniformly, seat 3 holds 9 of the 28 unseen cards: 4 * 9 / 28 = 1.29 sevens.
     assert held["uniform"] == pytest.approx(4 * 9 / 28, rel=0.05)
     assert held["chained"] < 0.5 * held["uniform"]
+
+
+def test_scopone_is_read_by_a_model_fitted_on_scopone() -> None:
+    """The play model that weighs Scopone's deals was fitted on Scopone's own choices (ten
+    cards to choose from, for a whole hand), not on Scopa's, though both capture by match;
+    every 3-card game is read by its capture rule's."""
+    for preset in ("scopone-scientifico", "scopone-classico"):
+        assert model_kind(RULESETS[preset]) == "scopone"
+        assert PlayModel.fitted(RULESETS[preset]).weights == fitted.PLAY_WEIGHTS["scopone"]
+    assert fitted.PLAY_WEIGHTS["scopone"] != fitted.PLAY_WEIGHTS["match"]
+    for preset in ("escoba", "scopa", "escova"):
+        rules = RULESETS[preset]
+        assert PlayModel.fitted(rules).weights == fitted.PLAY_WEIGHTS[rules.capture]
 
 
 def test_no_evidence_means_uniform_chances() -> None:

@@ -41,6 +41,24 @@ PLAY_WEIGHTS: Final[dict[str, tuple[float, ...]]] = {
         -0.0761,
         -0.1362,
     ),
+    "scopone": (
+        1.0637,
+        1.7935,
+        0.6002,
+        0.9757,
+        0.5436,
+        0.124,
+        1.5349,
+        -0.8877,
+        -0.9101,
+        -0.5913,
+        0.7822,
+        -5.2954,
+        -2.2381,
+        -1.0503,
+        -0.9489,
+        -0.2659,
+    ),
 }
 """Weights of :class:`escoba.ai.policy.PlayModel` by capture rule, in the order of
 :data:`escoba.ai.policy.FEATURES`."""
