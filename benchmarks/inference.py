@@ -2,10 +2,11 @@
 
 Plays hands between copies of a level and, at every decision where another seat has played
 this round and still holds cards, draws deals of the unseen cards: uniformly, with the
-weights of :class:`escoba.ai.inference.Beliefs`, and (what differs in Scopone, whose hands are
-dealt whole) weighing only the hands of seats down to their last few cards. For every card truly in another seat's
-hand it counts how often a drawn deal puts it there, and for every card it counts how often
-the deal puts it in its true place (a hand or the stock). Prints a table per game.
+weights of :class:`escoba.ai.inference.Beliefs`, and (what differs in Scopone, whose hands
+are dealt whole) weighing only the hands of seats down to their last few cards. For every
+card truly in another seat's hand it counts how often a drawn deal puts it there, and for
+every card it counts how often the deal puts it in its true place (a hand or the stock).
+Prints a table per game.
 
     python benchmarks/inference.py [--hands 200] [--deals 100] [--level baseline]
                                    [--games escoba:2,scopa:2,escoba:4p] [--json FILE]
