@@ -8,12 +8,14 @@ of play (:class:`~escoba.ai.policy.PlayModel`), the likelihood of a guess ``H`` 
 remaining cards is the product, over its plays this round, of the chance that a hand of the
 cards it held then (the played card, its later plays, and ``H``) chose what it chose.
 Because the model's move weights belong to single cards, that chance is one over a sum of
-per-card masses, and every guess of a few cards can be weighed exactly (a seat holding more,
-as in Scopone's first plays, has too many possible hands to weigh and is dealt uniformly).
+per-card masses, and every guess of a few cards can be weighed exactly.
 
 :class:`Beliefs` deals the unseen cards with those weights: for two players exactly; with
 more, each seat's hand is drawn from its own weights, again if it clashes with a hand drawn
-before (a close approximation), and uniformly from the cards left after many clashes.
+before (a close approximation), and uniformly from the cards left after many clashes. Where
+the whole hand is dealt at once (Scopone's nine or ten cards), a seat has far too many
+possible hands to weigh one by one, and a chain of deals (:class:`_DealChain`) draws them in
+proportion to the likelihood of every seat's plays of the hand.
 Nothing is ever dealt that the observing seat has seen: its hand, the table, the captured
 piles and every played card.
 """
