@@ -51,6 +51,11 @@ def shortfalls(
     return reasons
 
 
+def capacity(held: Mapping[int, bool]) -> int:
+    """The most clients a run held with (0: none)."""
+    return max((clients for clients, ok in held.items() if ok), default=0)
+
+
 def next_clients(
     held: Mapping[int, bool], *, start: int, most: int, precision: float
 ) -> int | None:
@@ -58,7 +63,7 @@ def next_clients(
     None when the capacity is known (or ``most`` held)."""
     if start not in held:
         return start
-    best = max((clients for clients, ok in held.items() if ok), default=0)
+    best = capacity(held)
     worst = min(
         (clients for clients, ok in held.items() if not ok and clients > best), default=None
     )
@@ -67,11 +72,6 @@ def next_clients(
     if worst - best <= 1 or (best and worst / best <= 1 + precision):
         return None
     return (best + worst) // 2
-
-
-def capacity(held: Mapping[int, bool]) -> int:
-    """The most clients a run held with (0: none)."""
-    return max((clients for clients, ok in held.items() if ok), default=0)
 
 
 def main() -> None:

@@ -281,7 +281,6 @@ class _DealChain:
         self.members: dict[int, list[int]] = {}
         self.totals: dict[int, list[float]] = {}
         """Per seat with evidence: per play, the masses of the hand it then held."""
-        self.started = False
 
     def _start(self, rng: random.Random) -> None:
         cards = list(self.pool)
@@ -304,7 +303,6 @@ class _DealChain:
             ]
         for _ in range(_CHAIN_BURN):
             self._step(rng)
-        self.started = True
 
     def _ratio(self, seat: int, out: int, into: int) -> float:
         """How much likelier ``seat``'s plays are if it holds ``into`` instead of ``out``."""
@@ -340,7 +338,7 @@ class _DealChain:
             self._move(there, second, first)
 
     def sample(self, rng: random.Random, own: tuple[int, ...]) -> Determinization:
-        if not self.started:
+        if not self.members:  # the first deal asked for
             self._start(rng)
         else:
             for _ in range(_CHAIN_STEPS):
