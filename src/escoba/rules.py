@@ -22,6 +22,7 @@ __all__ = [
     "CaptureMode",
     "RuleSet",
     "SevensMode",
+    "nearest_preset",
     "preset_name",
 ]
 
@@ -261,6 +262,17 @@ def preset_name(rules: RuleSet) -> str | None:
         if preset == rules:
             return name
     return None
+
+
+def nearest_preset(rules: RuleSet) -> tuple[str, dict[str, Any]]:
+    """The preset ``rules`` differ least from (the first of :data:`RULESETS` on a tie), and
+    the options where they differ, with the values of ``rules``.
+
+    >>> nearest_preset(RULESETS["scopa"].replace(target_score=21))
+    ('scopa', {'target_score': 21})
+    """
+    name = min(RULESETS, key=lambda name: len(rules.differences(RULESETS[name])))
+    return name, rules.differences(RULESETS[name])
 
 
 _SHOWN_LENGTH: Final = 60

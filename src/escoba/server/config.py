@@ -87,6 +87,8 @@ class Limits:
     join_seconds: float = 10.0
     """A WebSocket must ``join`` or ``watch`` within this, or it is closed."""
     spectators_per_room: int = 50
+    lobby_watchers: int = 1000
+    """Connections watching the lobby's open tables at once."""
     connections_per_seat: int = 4
     """Connections (tabs, devices) one seat may have open at once."""
     hint_seconds: float = 2.0

@@ -26,6 +26,7 @@ from .. import memory
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal
 from ..history import SweepCounts
+from ..lobby import OpenTables
 from ..replication.bus import Cluster
 from ..replication.ownership import Site
 from ..rooms.registry import Registry
@@ -33,7 +34,7 @@ from ..storage.repository import Storage, default_database_url
 from . import socket
 from .deps import validation_text
 from .middleware import BodyLimit, SecurityHeaders
-from .routes import matches, pages, rooms, scorepad, texts, tutorial
+from .routes import lobby, matches, pages, rooms, scorepad, texts, tutorial
 from .routes.pages import WEB
 
 __all__ = ["WEB", "create_app"]
@@ -56,13 +57,17 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(storage.migrate)
-        registry = Registry(storage, settings)
+        lobby = OpenTables(settings.clock)
+        registry = Registry(storage, settings, lobby)
         if settings.redis_url is not None:
             cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix)
-            registry.join_site(Site(registry, cluster))
+            registry.join_site(Site(registry, cluster, lobby))
             log.info("one of a site of several processes (this one %s)", cluster.id)
         app.state.registry = registry
+        app.state.lobby = lobby
         await registry.start()
+        if settings.redis_url is not None:  # alone, a process knows every entry as it changes
+            registry.in_background(lobby.upkeep())
         # What exists now (modules, the app) lives as long as the server: keep it out of the
         # collector's full passes, once. Anything made later is collected as usual.
         gc.collect()
@@ -71,6 +76,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         # answers at once however many are stored, and holds only the rooms in use.
         yield
         waves.cancel()
+        await lobby.close()
         await registry.close()
         storage.close()
 
@@ -110,6 +116,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.include_router(texts.router)
     app.include_router(tutorial.router)
     app.include_router(rooms.router)
+    app.include_router(lobby.router)
     app.include_router(matches.router)
     app.include_router(socket.router)
     return app

@@ -13,16 +13,19 @@ from starlette.requests import HTTPConnection
 
 from ..config import Settings
 from ..history import SweepCounts
+from ..lobby import OpenTables
 from ..rooms.registry import Registry
 from ..storage.repository import Storage
 from .transport import address_key
 
 __all__ = [
     "Address",
+    "Lobby",
     "Rooms",
     "Stored",
     "Sweeps",
     "address_of",
+    "lobby_of",
     "registry_of",
     "settings_of",
     "storage_of",
@@ -35,6 +38,12 @@ def registry_of(connection: HTTPConnection) -> Registry:
     """The registry of rooms the app's lifespan built."""
     registry: Registry = connection.app.state.registry
     return registry
+
+
+def lobby_of(connection: HTTPConnection) -> OpenTables:
+    """The lobby's open tables."""
+    lobby: OpenTables = connection.app.state.lobby
+    return lobby
 
 
 def storage_of(connection: HTTPConnection) -> Storage:
@@ -66,6 +75,7 @@ def address_of_client(client: Any) -> str:
 
 
 Rooms = Annotated[Registry, Depends(registry_of)]
+Lobby = Annotated[OpenTables, Depends(lobby_of)]
 Stored = Annotated[Storage, Depends(storage_of)]
 Sweeps = Annotated[SweepCounts, Depends(sweeps_of)]
 Address = Annotated[str, Depends(address_of)]

@@ -19,7 +19,7 @@ from ..protocol import MAX_MESSAGE_BYTES, ErrorMessage, PlayMessage, parse_clien
 from ..rooms.actor import Room
 from .deps import registry_of, settings_of, validation_text
 
-__all__ = ["router"]
+__all__ = ["origin_allowed", "refuse_socket", "router"]
 
 router = APIRouter()
 
@@ -29,8 +29,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     await websocket.accept()
     settings = settings_of(websocket)
     allowed = {origin.rstrip("/").lower() for origin in settings.origins}
-    if not _origin_allowed(websocket, allowed):
-        await _refuse_socket(
+    if not origin_allowed(websocket, allowed):
+        await refuse_socket(
             websocket, Refusal("bad_origin", "pages of another site may not open rooms"), 4403
         )
         return
@@ -38,7 +38,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     try:
         room = await registry.room(room_id)
     except Refusal as refusal:
-        await _refuse_socket(websocket, refusal, 4404 if refusal.status == 404 else 4503)
+        await refuse_socket(websocket, refusal, 4404 if refusal.status == 404 else 4503)
         return
     limits = settings.limits
     waves: Waves = websocket.app.state.waves
@@ -59,7 +59,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             await asyncio.wait_for(websocket.close(), 1.0)
 
 
-def _origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:
+def origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:
     """A page may open the room's socket only from this server's own site (or one named
     with ``origins``); clients that are not browsers send no Origin and are let in."""
     origin = websocket.headers.get("origin")
@@ -70,7 +70,7 @@ def _origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:
     return origin in allowed or (bool(host) and urlsplit(origin).netloc == host)
 
 
-async def _refuse_socket(websocket: WebSocket, refusal: Refusal, code: int) -> None:
+async def refuse_socket(websocket: WebSocket, refusal: Refusal, code: int) -> None:
     with contextlib.suppress(Exception):
         await asyncio.wait_for(websocket.send_text(refusal.to_message().model_dump_json()), 1.0)
         await asyncio.wait_for(websocket.close(code=code), 1.0)

@@ -47,6 +47,11 @@ __all__ = [
     "SeatTicket",
     "SideTallyView",
     "StateMessage",
+    "TableGoneMessage",
+    "TableListing",
+    "TableMessage",
+    "TableSeat",
+    "TablesMessage",
     "TakeBackMessage",
     "WatchMessage",
     "WelcomeMessage",
@@ -170,6 +175,18 @@ class CreateRoom(_Message):
         default=None, ge=0, le=3, description="the creator's seat; default the first person seat"
     )
     nickname: str = Field(min_length=1, max_length=MAX_NICKNAME)
+    listed: bool = Field(
+        default=False,
+        strict=True,
+        description="an open table, listed in the lobby for anyone to sit at; "
+        "default private, found by its link only",
+    )
+    watchable: bool = Field(
+        default=True,
+        strict=True,
+        description="an open table's match may be watched from the lobby",
+    )
+    language: Language = Field(default="en", description="the creator's, shown in the lobby")
 
 
 class JoinRoom(_Message):
@@ -218,6 +235,66 @@ class RoomInfo(_Message):
     match_number: int
     """Matches played in this room so far, counting the current one (1 for the first)."""
     status: Literal["playing", "over"]
+    listed: bool = False
+    """An open table, listed in the lobby (else private: found by its link only)."""
+
+
+class TableSeat(_Message):
+    """A seat of an open table, as the lobby shows it."""
+
+    seat: int
+    kind: SeatKind
+    level: Level | None
+    nickname: str | None
+    """The person sitting there (None while free; None for computers)."""
+    free: bool
+
+
+class TableListing(_Message):
+    """An open table in the lobby: one with a free seat, or a match being played there that
+    may be watched (``status``)."""
+
+    id: str
+    invite: str
+    """Where its room is, ``/room/<id>``: a free seat is taken through ``/api/rooms/<id>/join``."""
+    preset: str
+    """The preset its rules are nearest to."""
+    changes: dict[str, Any]
+    """The rule options where they differ from that preset, with their values."""
+    rules: dict[str, Any]
+    target: int
+    players: int
+    partnerships: bool
+    seats: list[TableSeat]
+    free: int
+    """Person seats nobody has taken yet."""
+    computers: bool
+    """Whether computers sit at the table."""
+    language: Language
+    """Its creator's language."""
+    status: Literal["waiting", "playing"]
+    """``waiting`` for someone to take a free seat; ``playing`` once every seat is taken."""
+
+
+class TablesMessage(_Message):
+    """The lobby's open tables, sent when a lobby watcher connects."""
+
+    type: Literal["tables"] = "tables"
+    tables: list[TableListing]
+
+
+class TableMessage(_Message):
+    """An open table was listed, or changed."""
+
+    type: Literal["table"] = "table"
+    table: TableListing
+
+
+class TableGoneMessage(_Message):
+    """An open table left the lobby: finished, empty, or full and not to be watched."""
+
+    type: Literal["table_gone"] = "table_gone"
+    id: str
 
 
 class MoveView(_Message):

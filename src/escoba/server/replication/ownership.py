@@ -23,7 +23,14 @@ from pydantic import ValidationError
 
 from ..config import Clock, Timings
 from ..errors import RESTARTING, BusUnavailable, Refusal, StaleFence
-from ..protocol import PlayMessage, RematchMessage, TakeBackMessage, parse_client_message
+from ..lobby import OpenTables
+from ..protocol import (
+    PlayMessage,
+    RematchMessage,
+    TableListing,
+    TakeBackMessage,
+    parse_client_message,
+)
 from ..rooms.actor import Room
 from ..rooms.ports import Intention
 from ..storage.repository import Storage
@@ -75,9 +82,11 @@ class Site:
 
     several = True
 
-    def __init__(self, hub: Rooms, cluster: Cluster) -> None:
+    def __init__(self, hub: Rooms, cluster: Cluster, lobby: OpenTables | None = None) -> None:
         self.hub = hub
         self.cluster = cluster
+        self.lobby = lobby
+        """The open tables: each process's entries are spread to every other."""
         self._owned: dict[str, Ownership] = {}
         """The rooms in memory: whether this process owns each, under which token."""
         self._early: dict[str, list[Payload]] = {}
@@ -146,8 +155,15 @@ class Site:
 
     async def join(self) -> None:
         """Start hearing the other processes and keeping this one's leases."""
+        if self.lobby is not None:
+            self.lobby.spread = self._spread_table
         await self.cluster.start(self._heard, self._answer, self._resubscribed)
         self.hub.in_background(self._upkeep())
+
+    async def _spread_table(self, room_id: str, table: TableListing | None) -> None:
+        """Tell the other processes a room's entry in the lobby."""
+        listing = None if table is None else table.model_dump(mode="json")
+        await self.cluster.publish(room_id, {"kind": "table", "table": listing})
 
     async def leave(self) -> None:
         """Give up this process's rooms at once (the others take them over without waiting
@@ -291,6 +307,10 @@ class Site:
 
     def _heard(self, room_id: str, event: Payload) -> None:
         """An event of a room from another process."""
+        if event.get("kind") == "table":  # its entry in the lobby, whoever holds the room
+            if self.lobby is not None:
+                self._hear_table(room_id, event.get("table"))
+            return
         room = self.hub.rooms.get(room_id)
         if room is None:
             early = self._early.get(room_id)
@@ -308,6 +328,15 @@ class Site:
             held.append(event)
         elif kind == "match" or not room.follow(event):
             self.hub.in_background(self._resync(room))
+
+    def _hear_table(self, room_id: str, listing: object) -> None:
+        assert self.lobby is not None
+        try:
+            table = None if listing is None else TableListing.model_validate(listing)
+        except ValidationError:
+            log.warning("room %s: a lobby entry that is not ours: %.200s", room_id, listing)
+            return
+        self.lobby.heard(room_id, table)
 
     async def _read_presence(self, room: Room) -> None:
         try:

@@ -25,7 +25,7 @@ from ...game import Game
 from ...moves import Move
 from ...observation import Event, Play, TakeBack
 from ...records import TAKE_BACK
-from ...rules import preset_name
+from ...rules import nearest_preset, preset_name
 from ..clients import Client, TokenBucket
 from ..computers import Busy
 from ..errors import RESTARTING, Refusal, StaleFence
@@ -41,6 +41,8 @@ from ..protocol import (
     RematchMessage,
     RoomInfo,
     SeatInfo,
+    TableListing,
+    TableSeat,
     TakeBackMessage,
     WatchMessage,
     WelcomeMessage,
@@ -100,6 +102,9 @@ class Room:
         """The room's info as JSON, with what it was made from: sent again while that holds."""
         self._history = HandHistory()
         """The current hand's events as JSON, extended move by move."""
+        self._listed: tuple[Any, ...] | None = None
+        """What the room's lobby entry was last made from (None: not listed by this
+        process)."""
 
     # -- its state, as the rest of the server reads it
 
@@ -240,7 +245,67 @@ class Room:
             ],
             match_number=self.match_number,
             status="over" if game.is_over() else "playing",
+            listed=self.room_state.table.listed,
         )
+
+    def listing(self) -> TableListing | None:
+        """The room's entry in the lobby: an open table whose match goes on, with someone
+        there, and a free seat or a match that may be watched; else None."""
+        table = self.room_state.table
+        game = self.game
+        online = self.online() | self.replication.online_elsewhere(self.id)
+        free = [
+            seat
+            for seat, state in enumerate(self.seats)
+            if state.level is None and state.token_hash is None
+        ]
+        if not table.listed or game.is_over() or not online or not (free or table.watchable):
+            return None
+        preset, changes = nearest_preset(game.rules)
+        return TableListing(
+            id=self.id,
+            invite=f"/room/{self.id}",
+            preset=preset,
+            changes=changes,
+            rules=game.rules.to_dict(),
+            target=game.rules.target_score,
+            players=game.players,
+            partnerships=game.partnerships,
+            seats=[
+                TableSeat(
+                    seat=seat,
+                    kind="person" if state.level is None else "computer",
+                    level=state.level,  # type: ignore[arg-type]  # checked when created
+                    nickname=state.nickname,
+                    free=seat in free,
+                )
+                for seat, state in enumerate(self.seats)
+            ],
+            free=len(free),
+            computers=self.computer_seats > 0,
+            language=table.language,  # type: ignore[arg-type]  # checked when created
+            status="waiting" if free else "playing",
+        )
+
+    def _relist(self) -> None:
+        """Keep the room's lobby entry current (its owner does): made again only when what
+        it shows may have changed."""
+        if not self.room_state.table.listed:
+            return
+        if self.replica:
+            if self._listed is not None:
+                self._listed = None
+                self.ports.lobby.let_go(self.id)
+            return
+        key = (
+            self.game.is_over(),
+            self.match_number,
+            frozenset(self.online() | self.replication.online_elsewhere(self.id)),
+            tuple((state.nickname, state.token_hash is None) for state in self.seats),
+        )
+        if key != self._listed:
+            self._listed = key
+            self.ports.lobby.show(self.id, self.listing())
 
     def info_text(self) -> str:
         """:meth:`info` as JSON: made again only when something it shows has changed (who
@@ -274,7 +339,8 @@ class Room:
     def broadcast(self, event: Event | TakeBack | None = None, hand_ended: bool = False) -> None:
         """Send every joined connection its seat's state, ``event`` having led to it. What
         every seat sees is encoded once; each seat's own part once however many connections
-        that seat has."""
+        that seat has. The room's lobby entry follows."""
+        self._relist()
         joined = [client for client in self.clients if client.joined]
         if not joined:
             return

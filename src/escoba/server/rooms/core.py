@@ -33,6 +33,7 @@ __all__ = [
     "RoomState",
     "Saved",
     "SeatState",
+    "TableSettings",
     "TakeBackChange",
     "local_match_of",
     "new_seed",
@@ -47,6 +48,17 @@ class SeatState:
     level: str | None
     nickname: str | None = None
     token_hash: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """How a room meets strangers: ``listed`` an open table in the lobby (else private, found
+    by its link only), ``watchable`` from the lobby once its seats are taken, and the
+    ``language`` of its creator. Set when it is made, never changed."""
+
+    listed: bool = False
+    watchable: bool = True
+    language: str = "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +120,15 @@ class RoomState:
     """A room's seats and current match, and what of it is stored."""
 
     def __init__(
-        self, seats: list[SeatState], match: LocalMatch, match_id: int, match_number: int
+        self,
+        seats: list[SeatState],
+        match: LocalMatch,
+        match_id: int,
+        match_number: int,
+        table: TableSettings = TableSettings(),
     ) -> None:
         self.seats = seats
+        self.table = table
         self.match_number = match_number
         self.play_on(match, match_id)
 

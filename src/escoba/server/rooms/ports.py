@@ -19,10 +19,19 @@ from ...moves import Move
 from ...observation import Observation
 from ...play.local_match import ComputerTurn
 from ..config import Clock, Limits, Timings
-from ..protocol import PlayMessage, RematchMessage, TakeBackMessage
+from ..protocol import PlayMessage, RematchMessage, TableListing, TakeBackMessage
 from ..storage.repository import MoveWrite, SeatRow
 
-__all__ = ["Alone", "Intention", "MoveStore", "Ports", "Replication", "Thinkers"]
+__all__ = [
+    "Alone",
+    "Intention",
+    "Listings",
+    "MoveStore",
+    "Ports",
+    "Replication",
+    "Thinkers",
+    "Unlisted",
+]
 
 Intention = PlayMessage | TakeBackMessage | RematchMessage
 """What a seat asks of a room's owner: a move, a take back, a rematch."""
@@ -87,6 +96,26 @@ class Replication(Protocol):
         """Have the room's owner act on ``intention``; its refusal is raised here."""
 
 
+class Listings(Protocol):
+    """The lobby's list of open tables, as a room's owner keeps its own entry current."""
+
+    def show(self, room_id: str, table: TableListing | None) -> None:
+        """List ``table`` as the room's entry now; None: the room is not listed."""
+
+    def let_go(self, room_id: str) -> None:
+        """Another process owns the room now: its entry is that process's to keep."""
+
+
+class Unlisted:
+    """No lobby: rooms are found by their links only."""
+
+    def show(self, room_id: str, table: TableListing | None) -> None:
+        return None
+
+    def let_go(self, room_id: str) -> None:
+        return None
+
+
 class Alone:
     """One process serves the site: it owns every room, and there is nobody to tell."""
 
@@ -128,3 +157,5 @@ class Ports:
     timings: Timings
     pace: float
     """Seconds each computer move takes, its search included."""
+    lobby: Listings = Unlisted()  # noqa: RUF009 (stateless: one value serves every room)
+    """Where open tables are listed."""

@@ -30,8 +30,8 @@ from ..protocol import CreateRoom, JoinRoom, SeatTicket
 from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
 from ..storage.writer import MoveWriter
 from .actor import Room
-from .core import RoomState, SeatState, local_match_of, new_seed, rules_of
-from .ports import Alone, Ports, Replication
+from .core import RoomState, SeatState, TableSettings, local_match_of, new_seed, rules_of
+from .ports import Alone, Listings, Ports, Replication, Unlisted
 
 __all__ = ["ROOM_ID", "Registry", "new_room_id", "new_token"]
 
@@ -84,6 +84,7 @@ class Registry:
         self,
         storage: Storage,
         settings: Settings = DEFAULT_SETTINGS,
+        lobby: Listings | None = None,
     ) -> None:
         self.storage = storage
         self.site: SiteMembership | None = None
@@ -116,6 +117,7 @@ class Registry:
             limits=self.limits,
             timings=self.timings,
             pace=self.pace,
+            lobby=Unlisted() if lobby is None else lobby,
         )
 
     def join_site(self, site: SiteMembership) -> None:
@@ -267,11 +269,13 @@ class Registry:
             if stored is None:
                 raise Refusal("not_found", "no room has this link", 404)
             seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
+            row = stored.room
             state = RoomState(
                 seats,
                 local_match_of(stored.game, seats, stored.match.seed),
                 stored.match.id,
                 stored.match.number,
+                TableSettings(row.listed, row.watchable, row.language),
             )
             room = Room(self.ports, self.rooms, room_id, state)
             if site is not None:
@@ -389,7 +393,16 @@ class Registry:
         try:
             room_id = new_room_id()
             token = new_token()
-            match = await self.stored(self.storage.create_room, room_id, game, levels, seed=seed)
+            match = await self.stored(
+                self.storage.create_room,
+                room_id,
+                game,
+                levels,
+                seed=seed,
+                listed=request.listed,
+                watchable=request.watchable,
+                language=request.language,
+            )
             await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
             made = True
             room = await self.room(room_id)

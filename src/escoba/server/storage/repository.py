@@ -361,8 +361,11 @@ class Storage:
         levels: Sequence[str | None],
         *,
         seed: int,
+        listed: bool = False,
+        watchable: bool = True,
+        language: str = "en",
     ) -> MatchRow:
-        """A new room and its first match."""
+        """A new room and its first match; ``listed``: an open table (see ``RoomRow``)."""
         with self._session() as session:
             session.add(
                 RoomRow(
@@ -370,6 +373,9 @@ class Storage:
                     rules=game.rules.to_dict(),
                     players=game.players,
                     partnerships=game.partnerships,
+                    listed=listed,
+                    watchable=watchable,
+                    language=language,
                 )
             )
             session.add_all(

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Integer,
     String,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -41,6 +42,12 @@ class RoomRow(Base):
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     """The fencing token of the room's owner when several processes serve the site (see
     ``replication.leases``): a move stored with an older token is refused. 0: never claimed."""
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """An open table: listed in the lobby for anyone to sit at (else found by its link only)."""
+    watchable: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Its matches may be watched from the lobby once every seat is taken (an open table)."""
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    """Its creator's language, shown in the lobby."""
 
 
 class SeatRow(Base):
