@@ -1,9 +1,10 @@
 """Take the README's screenshots of the web game (python scripts/screenshots.py [--out DIR]).
 
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
-Playwright through the lobby, a game (desktop and phone), the score pad after a hand, the
-history, a replay, the score pad for real cards, a lesson of Learn to play and a Scopone game
-with its 10-card hand (desktop and phone), and writes one PNG per screen.
+Playwright through the lobby with two open tables (desktop and phone), a game (desktop and
+phone), the score pad after a hand, the history, a replay, the score pad for real cards, a
+lesson of Learn to play and a Scopone game with its 10-card hand (desktop and phone), and
+writes one PNG per screen.
 """
 
 from __future__ import annotations
@@ -125,12 +126,42 @@ def main() -> None:
         print(path)
 
 
+def open_tables(url: str) -> list[Any]:
+    """Two open tables with their people there: Bea's Scopa with a free seat, and a match of
+    Escoba to watch. The connections that keep them listed."""
+    seated = []
+    scopa = {"rules": "scopa", "seats": ["person", "person"], "nickname": "Bea", "listed": True}
+    scopa["language"] = "it"
+    escoba = {"seats": ["person", "person"], "nickname": "Dino", "listed": True, "language": "es"}
+    for body, guest in ((scopa, None), (escoba, "Eva")):
+        ticket = httpx.post(url + "/api/rooms", json=body).json()
+        tokens = [ticket["token"]]
+        if guest is not None:
+            joined = httpx.post(url + f"/api/rooms/{ticket['room']}/join", json={"nickname": guest})
+            tokens.append(joined.json()["token"])
+        for token in tokens:
+            connection = connect(url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}")
+            connection.send(json.dumps({"type": "join", "token": token}))
+            seated.append(connection)
+    return seated
+
+
 def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> None:
+    seated = open_tables(url)
     desktop = browser.new_context(viewport=DESKTOP).new_page()
     desktop.goto(url + "/")
     desktop.get_by_test_id("nickname").fill("Ana")
+    expect(desktop.get_by_test_id("open-table")).to_have_count(2, timeout=WAIT)
     desktop.wait_for_timeout(300)
     desktop.screenshot(path=out / "lobby.png")
+    phone = browser.new_context(viewport=PHONE).new_page()
+    phone.goto(url + "/")
+    expect(phone.get_by_test_id("open-table")).to_have_count(2, timeout=WAIT)
+    phone.wait_for_timeout(300)
+    phone.screenshot(path=out / "lobby-phone.png")
+    phone.close()
+    for connection in seated:
+        connection.close()
 
     desktop.get_by_test_id("seat-kind-1").select_option("medium")
     desktop.get_by_test_id("create-room").click()

@@ -1,5 +1,5 @@
-// The lobby (index.html): create a room and go to it; list the rooms this browser has a
-// seat in (from the tickets in localStorage, see rooms.js).
+// The lobby (index.html): the open tables (lobby-tables.js); create a room and go to it; list
+// the rooms this browser has a seat in (from the tickets in localStorage, see rooms.js).
 //
 // Stable hooks for browser tests (data-testid):
 //   nickname        the nickname input (remembered between visits)
@@ -9,6 +9,8 @@
 //   partnerships    checkbox, enabled only with 4 players
 //   seat-kind-<n>   one select per other seat n = 1..players-1 (seat 0 is the creator):
 //                   "person" (a friend joins with the link) or a computer level
+//   listed          checkbox: an open table, listed for anyone to sit at (default private)
+//   watchable       checkbox, enabled with listed: its match may be watched from the lobby
 //   create-room     the big "Play" submit button
 //   my-room         each entry of the "your rooms" list (with data-room)
 // Rule options live in a <details id="options">, one field per option named `option-<name>`;
@@ -16,7 +18,8 @@
 
 import { mountHeader } from "./header.js";
 import { applyTexts, known, t, tn } from "./i18n.js";
-import { followGame } from "./prefs.js";
+import { mountOpenTables, drawTables } from "./lobby-tables.js";
+import { followGame, language } from "./prefs.js";
 import {
   LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, knowPresets,
   lastNickname, levelName, optionName, presetName, rememberNickname, rememberRoom, rulesName, saveTicket,
@@ -30,6 +33,8 @@ const partnerships = document.getElementById("partnerships");
 const seatRows = document.getElementById("seat-rows");
 const optionFields = document.getElementById("option-fields");
 const errorBox = document.getElementById("create-error");
+const listed = document.getElementById("listed");
+const watchable = document.getElementById("watchable");
 
 let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS, ratings: {} };
 // Options that only make sense with another's value: what escoba.rules refuses otherwise.
@@ -234,6 +239,9 @@ async function createRoom(event) {
     seats,
     seat: 0,
     nickname,
+    listed: listed.checked,
+    watchable: listed.checked && watchable.checked,
+    language: language(),
   };
   const button = form.querySelector("[data-testid=create-room]");
   button.disabled = true;
@@ -346,6 +354,12 @@ function refreshTexts() {
   }
   markChanged();
   listRooms();
+  drawTables();
+}
+
+function markListed() {
+  watchable.disabled = !listed.checked;
+  document.getElementById("watchable-label").classList.toggle("disabled", !listed.checked);
 }
 
 async function start() {
@@ -355,6 +369,12 @@ async function start() {
   fillPresets();
   fillSeats();
   listRooms();
+  markListed();
+  listed.addEventListener("change", markListed);
+  mountOpenTables(document.getElementById("open-tables-section"), {
+    nicknameOf: () => nicknameInput.value.trim().slice(0, MAX_NICKNAME),
+    focusNickname: () => nicknameInput.focus(),
+  });
   presetSelect.addEventListener("change", () => {
     // The cards follow the game (Scopa's Italian deck...) until a deck is picked in the header.
     followGame(presetSelect.value);
