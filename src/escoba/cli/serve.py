@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from ..server.config import DEFAULT_LIMITS, Limits, Settings
+from ..server.config import DEFAULT_LIMITS, Limits, Settings, Timings
 from .errors import fail
 from .root import app
 
@@ -150,6 +150,17 @@ def serve_command(
             "(several sites may share one Redis).",
         ),
     ] = "escoba:",
+    quick_match_wait: Annotated[
+        float,
+        typer.Option(
+            "--quick-match-wait",
+            min=1.0,
+            max=600.0,
+            metavar="SECONDS",
+            help="How long a person waits for a quick match before being offered to fill the "
+            "free seats with computers (they may keep waiting).",
+        ),
+    ] = 20.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -196,6 +207,7 @@ def serve_command(
         origins=tuple(origins),
         redis_url=redis,
         redis_prefix=redis_prefix,
+        timings=Timings(quick_match_wait=quick_match_wait),
     )
     try:
         application = create_app(settings)

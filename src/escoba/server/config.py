@@ -141,6 +141,9 @@ class Timings:
     owner_retry: float = 0.25
     """A play sent through a replica while its room's owner is being replaced looks for the
     new owner this often."""
+    quick_match_wait: float = 20.0
+    """A person waiting for a quick match is told after this long that they may fill the free
+    seats with computers (``escoba serve --quick-match-wait``)."""
 
     def __post_init__(self) -> None:
         waits = dataclasses.asdict(self)

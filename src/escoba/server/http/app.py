@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -26,7 +26,8 @@ from .. import memory
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal
 from ..history import SweepCounts
-from ..lobby import OpenTables
+from ..lobby import LocalQueue, OpenTables, QuickMatch, Seeker, SeekKey
+from ..protocol import SeatTicket
 from ..replication.bus import Cluster
 from ..replication.ownership import Site
 from ..rooms.registry import Registry
@@ -59,12 +60,30 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         await asyncio.to_thread(storage.migrate)
         lobby = OpenTables(settings.clock)
         registry = Registry(storage, settings, lobby)
+
+        async def open_match(
+            key: SeekKey, group: Sequence[Seeker], level: str | None, address: str | None
+        ) -> list[SeatTicket]:
+            nicknames = [seeker.nickname for seeker in group]
+            return await registry.open_match(
+                key.rules,
+                key.players,
+                nicknames,
+                level,
+                language=group[0].language,
+                address=address,
+            )
+
+        quick = QuickMatch(
+            LocalQueue(), open_match, settings.clock, wait=settings.timings.quick_match_wait
+        )
         if settings.redis_url is not None:
             cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix)
-            registry.join_site(Site(registry, cluster, lobby))
+            registry.join_site(Site(registry, cluster, lobby, quick))
             log.info("one of a site of several processes (this one %s)", cluster.id)
         app.state.registry = registry
         app.state.lobby = lobby
+        app.state.quick_match = quick
         await registry.start()
         if settings.redis_url is not None:  # alone, a process knows every entry as it changes
             registry.in_background(lobby.upkeep())
@@ -76,6 +95,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         # answers at once however many are stored, and holds only the rooms in use.
         yield
         waves.cancel()
+        await quick.close()
         await lobby.close()
         await registry.close()
         storage.close()

@@ -13,7 +13,7 @@ from starlette.requests import HTTPConnection
 
 from ..config import Settings
 from ..history import SweepCounts
-from ..lobby import OpenTables
+from ..lobby import OpenTables, QuickMatch
 from ..rooms.registry import Registry
 from ..storage.repository import Storage
 from .transport import address_key
@@ -26,6 +26,7 @@ __all__ = [
     "Sweeps",
     "address_of",
     "lobby_of",
+    "quick_match_of",
     "registry_of",
     "settings_of",
     "storage_of",
@@ -44,6 +45,12 @@ def lobby_of(connection: HTTPConnection) -> OpenTables:
     """The lobby's open tables."""
     lobby: OpenTables = connection.app.state.lobby
     return lobby
+
+
+def quick_match_of(connection: HTTPConnection) -> QuickMatch:
+    """The quick-match queue's people waiting on this process."""
+    quick: QuickMatch = connection.app.state.quick_match
+    return quick
 
 
 def storage_of(connection: HTTPConnection) -> Storage:

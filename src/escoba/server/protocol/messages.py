@@ -23,10 +23,12 @@ from ...moves import Move
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_NICKNAME",
+    "CancelSeekMessage",
     "ClientMessage",
     "CreateRoom",
     "ErrorMessage",
     "EventView",
+    "FillMessage",
     "HandResultView",
     "HintMove",
     "HintReply",
@@ -34,9 +36,11 @@ __all__ = [
     "JoinMessage",
     "JoinRoom",
     "Language",
+    "LobbyMessage",
     "MatchSummary",
     "MatchView",
     "MoveView",
+    "PairedMessage",
     "PingMessage",
     "PlayMessage",
     "PongMessage",
@@ -45,6 +49,10 @@ __all__ = [
     "RoomInfo",
     "SeatInfo",
     "SeatTicket",
+    "SeekCancelledMessage",
+    "SeekMessage",
+    "SeekWaitedMessage",
+    "SeekingMessage",
     "SideTallyView",
     "StateMessage",
     "TableGoneMessage",
@@ -56,6 +64,7 @@ __all__ = [
     "WatchMessage",
     "WelcomeMessage",
     "parse_client_message",
+    "parse_lobby_message",
     "parse_move",
 ]
 
@@ -274,6 +283,71 @@ class TableListing(_Message):
     """Its creator's language."""
     status: Literal["waiting", "playing"]
     """``waiting`` for someone to take a free seat; ``playing`` once every seat is taken."""
+
+
+# -- quick match, over the lobby's WebSocket
+
+
+class SeekMessage(_Message):
+    """Wait for others to play ``rules`` with, ``players`` in all (4: in partnerships)."""
+
+    type: Literal["seek"]
+    rules: str = Field(default="escoba", max_length=40, description="a preset name")
+    players: int = Field(default=2, ge=2, le=4)
+    nickname: str = Field(min_length=1, max_length=MAX_NICKNAME)
+    language: Language = "en"
+
+
+class FillMessage(_Message):
+    """Stop waiting: play now, the seats nobody took filled with computers of ``level``."""
+
+    type: Literal["fill"]
+    level: RequestedLevel
+
+
+class CancelSeekMessage(_Message):
+    """Stop waiting, without playing."""
+
+    type: Literal["cancel_seek"]
+
+
+LobbyMessage = Annotated[
+    PingMessage | SeekMessage | FillMessage | CancelSeekMessage, Field(discriminator="type")
+]
+_LOBBY_MESSAGE: Final[TypeAdapter[LobbyMessage]] = TypeAdapter(LobbyMessage)
+
+
+def parse_lobby_message(text: str | bytes) -> LobbyMessage:
+    """Read one message to the lobby's socket; pydantic's ValidationError when malformed."""
+    return _LOBBY_MESSAGE.validate_json(text)
+
+
+class SeekingMessage(_Message):
+    """You wait for others to play with; ``wait`` seconds on, you may fill the free seats
+    with computers (``seek_waited``)."""
+
+    type: Literal["seeking"] = "seeking"
+    rules: str
+    players: int
+    wait: float
+
+
+class SeekWaitedMessage(_Message):
+    """You have waited ``waited`` seconds: keep waiting, or ``fill`` the free seats."""
+
+    type: Literal["seek_waited"] = "seek_waited"
+    waited: float
+
+
+class PairedMessage(_Message):
+    """Your match is ready: your seat in its room (as creating or joining a room gives)."""
+
+    type: Literal["paired"] = "paired"
+    ticket: SeatTicket
+
+
+class SeekCancelledMessage(_Message):
+    type: Literal["seek_cancelled"] = "seek_cancelled"
 
 
 class TablesMessage(_Message):

@@ -190,6 +190,11 @@ class Cluster:
             await self._reaching("leaving", self.redis.delete(self._alive_key(self.id)))
         await self.redis.aclose()
 
+    async def reaching(self, doing: str, call: Awaitable[_T]) -> _T:
+        """Await a call to Redis made elsewhere (``doing`` says what for), as this cluster's
+        own calls are: its failures as :class:`BusUnavailable`, told to :attr:`reach`."""
+        return await self._reaching(doing, call)
+
     async def _reaching(self, doing: str, call: Awaitable[_T]) -> _T:
         """Await a call to Redis (``doing`` says what for), its failures as
         :class:`BusUnavailable`, and tell :attr:`reach` whether Redis answered."""

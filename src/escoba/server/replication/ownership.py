@@ -23,8 +23,10 @@ from pydantic import ValidationError
 
 from ..config import Clock, Timings
 from ..errors import RESTARTING, BusUnavailable, Refusal, StaleFence
-from ..lobby import OpenTables
+from ..lobby import OpenTables, QuickMatch
 from ..protocol import (
+    ErrorMessage,
+    PairedMessage,
     PlayMessage,
     RematchMessage,
     TableListing,
@@ -35,6 +37,7 @@ from ..rooms.actor import Room
 from ..rooms.ports import Intention
 from ..storage.repository import Storage
 from .bus import LEASE_MS, UPKEEP_SECONDS, Cluster, NoAnswer, Payload
+from .queue import SiteQueue
 
 __all__ = ["Ownership", "Rooms", "Site"]
 
@@ -43,6 +46,8 @@ log = logging.getLogger("escoba.server")
 T = TypeVar("T")
 P = ParamSpec("P")
 
+QUICK_MATCH_CHANNEL: Final = "~quick-match"
+"""The room channel the quick match's seats are handed over on (no room id has a ``~``)."""
 FAILOVER_SECONDS: Final = LEASE_MS / 1000 + 2 * UPKEEP_SECONDS
 """How long a play sent through a replica waits for its room's owner to be replaced."""
 
@@ -82,11 +87,20 @@ class Site:
 
     several = True
 
-    def __init__(self, hub: Rooms, cluster: Cluster, lobby: OpenTables | None = None) -> None:
+    def __init__(
+        self,
+        hub: Rooms,
+        cluster: Cluster,
+        lobby: OpenTables | None = None,
+        quick: QuickMatch | None = None,
+    ) -> None:
         self.hub = hub
         self.cluster = cluster
         self.lobby = lobby
         """The open tables: each process's entries are spread to every other."""
+        self.quick = quick
+        """The quick match: one queue for the site, and seats handed to other processes'
+        people."""
         self._owned: dict[str, Ownership] = {}
         """The rooms in memory: whether this process owns each, under which token."""
         self._early: dict[str, list[Payload]] = {}
@@ -157,8 +171,18 @@ class Site:
         """Start hearing the other processes and keeping this one's leases."""
         if self.lobby is not None:
             self.lobby.spread = self._spread_table
+        if self.quick is not None:
+            self.quick.process = self.cluster.id
+            self.quick.queue = SiteQueue(self.cluster)
+            self.quick.spread = self._spread_pairing
         await self.cluster.start(self._heard, self._answer, self._resubscribed)
         self.hub.in_background(self._upkeep())
+
+    async def _spread_pairing(self, seeker: str, message: PairedMessage | ErrorMessage) -> None:
+        """Hand a seeker of another process its seat (or its refusal): every process hears,
+        the one holding the seeker tells it."""
+        told = {"kind": "paired", "seeker": seeker, "message": message.model_dump(mode="json")}
+        await self.cluster.publish(QUICK_MATCH_CHANNEL, told)
 
     async def _spread_table(self, room_id: str, table: TableListing | None) -> None:
         """Tell the other processes a room's entry in the lobby."""
@@ -311,6 +335,10 @@ class Site:
             if self.lobby is not None:
                 self._hear_table(room_id, event.get("table"))
             return
+        if event.get("kind") == "paired":  # a quick match's seat, for a seeker held here?
+            if self.quick is not None:
+                self._hear_pairing(event)
+            return
         room = self.hub.rooms.get(room_id)
         if room is None:
             early = self._early.get(room_id)
@@ -328,6 +356,20 @@ class Site:
             held.append(event)
         elif kind == "match" or not room.follow(event):
             self.hub.in_background(self._resync(room))
+
+    def _hear_pairing(self, event: Payload) -> None:
+        assert self.quick is not None
+        said = event.get("message")
+        try:
+            message: PairedMessage | ErrorMessage = (
+                ErrorMessage.model_validate(said)
+                if isinstance(said, dict) and said.get("type") == "error"
+                else PairedMessage.model_validate(said)
+            )
+        except ValidationError:
+            log.warning("quick match: a seat handed over that is not ours: %.200s", said)
+            return
+        self.hub.in_background(self.quick.deliver(str(event.get("seeker")), message))
 
     def _hear_table(self, room_id: str, listing: object) -> None:
         assert self.lobby is not None

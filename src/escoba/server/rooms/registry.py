@@ -15,13 +15,14 @@ import logging
 import re
 import secrets
 from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, ParamSpec, Protocol, TypeVar
 
 from ...errors import EscobaError, RulesError
 from ...game import Game
+from ...rules import RuleSet
 from ..computers import Thinkers
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal, StorageUnavailable
@@ -302,13 +303,15 @@ class Registry:
         )
         return in_use + self._creating
 
-    def _reserve(self, address: str, computers: int) -> tuple[float, int]:
-        """Check a new room against the limits for its address and for the whole server,
-        and count it at once (no await between the check and the count, so that creations
-        arriving together cannot all pass it); the entry to give back if it is not made."""
+    def _reserve(self, address: str | None, computers: int) -> tuple[float, int]:
+        """Check a new room against the limits for its address (None: a room of a quick
+        match, made for several people at once, counted against the server's only) and for
+        the whole server, and count it at once (no await between the check and the count, so
+        that creations arriving together cannot all pass it); the entry to give back if it
+        is not made."""
         limits = self.limits
         self._forget_old_creations()
-        recent = self._created.get(address, ())
+        recent = self._created.get(address, ()) if address is not None else ()
         if len(recent) >= limits.rooms_per_address:
             raise Refusal(
                 "too_many_rooms",
@@ -336,17 +339,18 @@ class Registry:
                 503,
             )
         entry = (self.clock.now(), computers)
-        self._created.setdefault(address, deque()).append(entry)
+        if address is not None:
+            self._created.setdefault(address, deque()).append(entry)
         self._creating += computers
         self._creating_rooms += 1
         return entry
 
-    def _unreserve(self, address: str, entry: tuple[float, int], *, made: bool) -> None:
+    def _unreserve(self, address: str | None, entry: tuple[float, int], *, made: bool) -> None:
         """A creation is over: its computers count with its room now (``made``), or it
         failed and counts against nobody."""
         self._creating -= entry[1]
         self._creating_rooms -= 1
-        if not made:
+        if not made and address is not None:
             recent = self._created.get(address)
             if recent is not None and entry in recent:
                 recent.remove(entry)
@@ -382,36 +386,76 @@ class Registry:
         if seat not in people:
             raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
         nickname = _nickname(request.nickname)
-        computers = len(levels) - len(people)
+        table = TableSettings(request.listed, request.watchable, request.language)
+        tickets = await self._open(
+            rules, request.partnerships, levels, {seat: nickname}, table, address
+        )
+        return tickets[0]
+
+    async def open_match(
+        self,
+        preset: str,
+        players: int,
+        nicknames: Sequence[str],
+        level: str | None = None,
+        *,
+        language: str = "en",
+        address: str | None = None,
+    ) -> list[SeatTicket]:
+        """A room for people a quick match paired, seated in their order, the seats left
+        to computers of ``level``; an open table, its match to watch. Each person's ticket.
+        ``address``: the person who asked for computers, whose limits they count against."""
+        rules = rules_of(preset, {})
+        levels = [None] * len(nicknames) + [level] * (players - len(nicknames))
+        people = {seat: _nickname(nickname) for seat, nickname in enumerate(nicknames)}
+        table = TableSettings(listed=True, watchable=True, language=language)
+        return await self._open(rules, players == 4, levels, people, table, address)
+
+    async def _open(
+        self,
+        rules: RuleSet,
+        partnerships: bool,
+        levels: Sequence[str | None],
+        people: Mapping[int, str],
+        table: TableSettings,
+        address: str | None,
+    ) -> list[SeatTicket]:
+        """Make a room, ``people`` (seat: nickname) seated in it: their tickets, in seat
+        order."""
         seed = new_seed()
         try:
-            game = Game(rules, request.players, request.partnerships, seed=seed)
+            game = Game(rules, len(levels), partnerships, seed=seed)
         except EscobaError as error:
             raise Refusal("bad_rules", str(error)) from None
-        entry = self._reserve(address, computers)
+        entry = self._reserve(address, sum(level is not None for level in levels))
         made = False
         try:
             room_id = new_room_id()
-            token = new_token()
+            tokens = {seat: new_token() for seat in people}
             match = await self.stored(
                 self.storage.create_room,
                 room_id,
                 game,
-                levels,
+                list(levels),
                 seed=seed,
-                listed=request.listed,
-                watchable=request.watchable,
-                language=request.language,
+                listed=table.listed,
+                watchable=table.watchable,
+                language=table.language,
             )
-            await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+            for seat, nickname in people.items():
+                await self.stored(self.storage.take_seat, room_id, seat, nickname, tokens[seat])
             made = True
             room = await self.room(room_id)
         finally:
             self._unreserve(address, entry, made=made)
         if room.match_id != match.id:  # pragma: no cover - a new room has one match
             raise Refusal("storage_failed", "the new room could not be read back", 503)
-        room.claimed()  # its creator is on the way: in use meanwhile
-        return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
+        room.claimed()  # its people are on the way: in use meanwhile
+        invite = f"/room/{room_id}"
+        return [
+            SeatTicket(room=room_id, seat=seat, token=token, invite=invite)
+            for seat, token in sorted(tokens.items())
+        ]
 
     async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
         room = await self.room(room_id)

@@ -1,5 +1,6 @@
 """The lobby: its open tables, asked once over HTTP or watched live over a WebSocket that
-sends every change as it happens (:mod:`escoba.server.lobby`)."""
+sends every change as it happens, and the quick match, asked for over that same WebSocket
+(:mod:`escoba.server.lobby`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ from pydantic import ValidationError
 
 from ...clients import RATE_PER_SECOND, Client
 from ...errors import Refusal
+from ...lobby import QuickMatch
 from ...protocol import (
     MAX_MESSAGE_BYTES,
-    ErrorMessage,
+    CancelSeekMessage,
+    FillMessage,
     PingMessage,
     PongMessage,
+    SeekMessage,
     TablesMessage,
+    parse_lobby_message,
 )
-from ..deps import Lobby, lobby_of, settings_of
+from ..deps import Lobby, address_of, lobby_of, quick_match_of, settings_of, validation_text
 from ..socket import origin_allowed, refuse_socket
 
 __all__ = ["router"]
@@ -35,7 +40,8 @@ async def open_tables(lobby: Lobby) -> TablesMessage:
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The open tables, then each change to them (``table``, ``table_gone``); the client
-    sends nothing but ``ping``."""
+    may ``seek`` a quick match (then ``fill`` or ``cancel_seek``) and ``ping``. Closing the
+    socket leaves the quick-match queue."""
     await websocket.accept()
     settings = settings_of(websocket)
     allowed = {origin.rstrip("/").lower() for origin in settings.origins}
@@ -55,11 +61,16 @@ async def lobby_socket(websocket: WebSocket) -> None:
         return
     client = Client(websocket, limits.send_backlog, limits.send_seconds)
     pump = asyncio.create_task(client.pump())
+    quick = quick_match_of(websocket)
     lobby.watch(client)
     try:
-        await _read(websocket, client)
+        await _read(websocket, client, quick, address_of(websocket))
     finally:
         lobby.unwatch(client)
+        leaving = quick.gone(client)
+        if leaving is not None:  # shielded: a handler cancelled as it closes leaves too
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(leaving)
         client.close()
         pump.cancel()
         with contextlib.suppress(BaseException):
@@ -68,8 +79,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await asyncio.wait_for(websocket.close(), 1.0)
 
 
-async def _read(websocket: WebSocket, client: Client) -> None:
-    """Answer pings until the client goes or its connection is closed."""
+async def _read(websocket: WebSocket, client: Client, quick: QuickMatch, address: str) -> None:
+    """Act on the client's messages until it goes or its connection is closed."""
     ended = asyncio.ensure_future(client.ended.wait())
     try:
         while not client.closed:
@@ -86,28 +97,40 @@ async def _read(websocket: WebSocket, client: Client) -> None:
                 return
             if received["type"] == "websocket.disconnect":
                 return
-            client.send(_answer(client, received.get("text"), received.get("bytes")))
+            try:
+                await _answer(client, quick, address, received.get("text"), received.get("bytes"))
+            except Refusal as refusal:
+                client.send(refusal.to_message())
     finally:
         ended.cancel()
 
 
-def _answer(client: Client, text: str | None, data: bytes | None) -> PongMessage | ErrorMessage:
+async def _answer(
+    client: Client, quick: QuickMatch, address: str, text: str | None, data: bytes | None
+) -> None:
+    """Act on one message; a refusal raises :class:`Refusal`."""
     if not client.allow():
-        return ErrorMessage(
-            code="rate_limited",
-            message=f"too many messages: at most {RATE_PER_SECOND:g} a second; "
-            "this one was not read",
+        raise Refusal(
+            "rate_limited",
+            f"too many messages: at most {RATE_PER_SECOND:g} a second; this one was not read",
         )
     if text is None or data is not None:
-        return ErrorMessage(code="bad_message", message="send JSON as text frames")
+        raise Refusal("bad_message", "send JSON as text frames")
     if len(text) > MAX_MESSAGE_BYTES:
-        return ErrorMessage(
-            code="too_large", message=f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
-        )
+        raise Refusal("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
-        PingMessage.model_validate_json(text)
-    except ValidationError:
-        return ErrorMessage(
-            code="bad_message", message='the lobby\'s socket takes only {"type": "ping"}'
-        )
-    return PongMessage()
+        message = parse_lobby_message(text)
+    except ValidationError as error:
+        raise Refusal(
+            "bad_message",
+            "the lobby's socket takes 'seek', 'fill', 'cancel_seek' and 'ping': "
+            + validation_text(error),
+        ) from None
+    if isinstance(message, PingMessage):
+        client.send(PongMessage())
+    elif isinstance(message, SeekMessage):
+        await quick.seek(client, message)
+    elif isinstance(message, FillMessage):
+        await quick.fill(client, message, address)
+    elif isinstance(message, CancelSeekMessage):
+        await quick.cancel(client)
