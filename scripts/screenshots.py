@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -126,10 +127,9 @@ def main() -> None:
         print(path)
 
 
-def open_tables(url: str) -> list[Any]:
+def open_tables(url: str, seated: ExitStack) -> None:
     """Two open tables with their people there: Bea's Scopa with a free seat, and a match of
-    Escoba to watch. The connections that keep them listed."""
-    seated = []
+    Escoba to watch, listed while ``seated`` holds their connections."""
     scopa = {"rules": "scopa", "seats": ["person", "person"], "nickname": "Bea", "listed": True}
     scopa["language"] = "it"
     escoba = {"seats": ["person", "person"], "nickname": "Dino", "listed": True, "language": "es"}
@@ -140,18 +140,19 @@ def open_tables(url: str) -> list[Any]:
             joined = httpx.post(url + f"/api/rooms/{ticket['room']}/join", json={"nickname": guest})
             tokens.append(joined.json()["token"])
         for token in tokens:
-            connection = connect(url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}")
+            address = url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}"
+            connection = seated.enter_context(connect(address))
             connection.send(json.dumps({"type": "join", "token": token}))
-            seated.append(connection)
-    return seated
 
 
 def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> None:
-    seated = open_tables(url)
+    seated = ExitStack()
+    open_tables(url, seated)
     desktop = browser.new_context(viewport=DESKTOP).new_page()
     desktop.goto(url + "/")
     desktop.get_by_test_id("nickname").fill("Ana")
     expect(desktop.get_by_test_id("open-table")).to_have_count(2, timeout=WAIT)
+    desktop.evaluate("window.scrollTo(0, 0)")
     desktop.wait_for_timeout(300)
     desktop.screenshot(path=out / "lobby.png")
     phone = browser.new_context(viewport=PHONE).new_page()
@@ -160,8 +161,7 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
     phone.wait_for_timeout(300)
     phone.screenshot(path=out / "lobby-phone.png")
     phone.close()
-    for connection in seated:
-        connection.close()
+    seated.close()
 
     desktop.get_by_test_id("seat-kind-1").select_option("medium")
     desktop.get_by_test_id("create-room").click()

@@ -6,6 +6,7 @@ it leaves every lobby when its people leave. Phone and desktop widths alike.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,3 +79,52 @@ def test_a_stranger_sits_at_an_open_table_from_the_lobby(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_two_strangers_meet_through_play_now(chromium: Any, server: Server) -> None:
+    """Ana presses Play now and waits, seeing for how long; Bea, on a phone, asks for the same
+    game and both land in one room, each seeing the other."""
+    contexts = [
+        chromium.new_context(viewport={"width": 1280, "height": 800}),
+        chromium.new_context(viewport={"width": 390, "height": 844}),
+    ]
+    try:
+        ana, bea = (context.new_page() for context in contexts)
+        for page, name in ((ana, "Ana"), (bea, "Bea")):
+            page.goto(server.url + "/")
+            page.get_by_test_id("nickname").fill(name)
+            page.get_by_test_id("quick-game").select_option("escova")
+            expect(page.get_by_test_id("play-now")).to_be_in_viewport()
+        ana.get_by_test_id("play-now").click()
+        status = ana.get_by_test_id("quick-status")
+        expect(status).to_contain_text("Looking for players for Escova", timeout=TIMEOUT)
+        expect(ana.get_by_test_id("cancel-seek")).to_be_visible()
+        expect(ana.get_by_test_id("play-now")).to_be_hidden()
+        bea.get_by_test_id("play-now").click()
+        for page in (ana, bea):
+            page.wait_for_url("**/room/**", timeout=TIMEOUT)
+        assert ana.url == bea.url
+        ana.get_by_text("Bea", exact=True).filter(visible=True).first.wait_for(timeout=TIMEOUT)
+        bea.get_by_text("Ana", exact=True).filter(visible=True).first.wait_for(timeout=TIMEOUT)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_waiting_alone_the_free_seats_go_to_computers(page: Any, tmp_path: Path) -> None:
+    """With nobody else coming, the wait ends in an offer: Play with computers seats Ana with
+    a computer of the level she picks (the server's wait is cut to 1 s here)."""
+    quick = Server(tmp_path, options=["--quick-match-wait", "1"])
+    quick.start()
+    try:
+        page.goto(quick.url + "/")
+        page.get_by_test_id("nickname").fill("Ana")
+        page.get_by_test_id("play-now").click()
+        fill = page.get_by_test_id("fill-seats")
+        expect(fill).to_be_visible(timeout=TIMEOUT)
+        page.get_by_test_id("fill-level").select_option("easy")
+        fill.click()
+        page.wait_for_url("**/room/**", timeout=TIMEOUT)
+        page.get_by_text("Computer (easy)").filter(visible=True).first.wait_for(timeout=TIMEOUT)
+    finally:
+        quick.stop()

@@ -74,13 +74,20 @@ def chromium() -> Iterator[Any]:
 class Server:
     """A running `escoba serve` on a free port with its own database."""
 
-    def __init__(self, folder: Path, pace: float = 0.05, limits: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        pace: float = 0.05,
+        limits: Sequence[str] = (),
+        options: Sequence[str] = (),
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # SQLite, or PostgreSQL in a server test's [postgresql] run (database_fixtures).
         self.database = database_fixtures.current().url(folder / "escoba.db")
         self.pace = pace
         self.limits = tuple(limits)  # "name=value", as `escoba serve --limit` takes them
+        self.options = tuple(options)  # any other options of `escoba serve`
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "server.log"
 
@@ -89,6 +96,7 @@ class Server:
         command += ["--pace", str(self.pace), "--database", self.database]
         for limit in self.limits:
             command += ["--limit", limit]
+        command += self.options
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

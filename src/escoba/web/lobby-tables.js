@@ -12,11 +12,10 @@
 //   watch-table       an open table's "Watch" link
 
 import { t } from "./i18n.js";
+import { connectLobby, onLobbyMessage } from "./lobby-net.js";
 import {
   api, changeName, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
 } from "./rooms.js";
-
-const RETRY_MS = [1000, 2000, 5000, 10000]; // waits before connecting again, the last repeated
 
 const tables = new Map(); // room id -> its entry, as the server last said it
 let list = null;
@@ -24,7 +23,6 @@ let none = null;
 let errorBox = null;
 let nickname = () => "";
 let askNickname = () => {};
-let failures = 0;
 
 // "Scopa · to 6": the preset's name and the options changed from it.
 function gameName(table) {
@@ -127,26 +125,6 @@ function heard(message) {
   drawTables();
 }
 
-function connect() {
-  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${window.location.host}/ws/lobby`);
-  socket.addEventListener("open", () => {
-    failures = 0;
-  });
-  socket.addEventListener("message", (event) => {
-    try {
-      heard(JSON.parse(event.data));
-    } catch {
-      // not a message of ours: nothing to draw
-    }
-  });
-  socket.addEventListener("close", () => {
-    const wait = RETRY_MS[Math.min(failures, RETRY_MS.length - 1)];
-    failures += 1;
-    window.setTimeout(connect, wait);
-  });
-}
-
 // Show the open tables in `section`; `nicknameOf()` is the nickname a seat is taken with, and
 // `focusNickname()` is called when there is none yet.
 export function mountOpenTables(section, { nicknameOf, focusNickname }) {
@@ -156,5 +134,6 @@ export function mountOpenTables(section, { nicknameOf, focusNickname }) {
   nickname = nicknameOf;
   askNickname = focusNickname;
   drawTables();
-  connect();
+  onLobbyMessage(heard);
+  connectLobby();
 }

@@ -1,5 +1,6 @@
-// The lobby (index.html): the open tables (lobby-tables.js); create a room and go to it; list
-// the rooms this browser has a seat in (from the tickets in localStorage, see rooms.js).
+// The lobby (index.html): play now (lobby-quick.js), the open tables (lobby-tables.js); create
+// a room and go to it; list the rooms this browser has a seat in (from the tickets in
+// localStorage, see rooms.js).
 //
 // Stable hooks for browser tests (data-testid):
 //   nickname        the nickname input (remembered between visits)
@@ -18,6 +19,7 @@
 
 import { mountHeader } from "./header.js";
 import { applyTexts, known, t, tn } from "./i18n.js";
+import { mountQuickMatch, refreshQuickTexts } from "./lobby-quick.js";
 import { mountOpenTables, drawTables } from "./lobby-tables.js";
 import { followGame, language } from "./prefs.js";
 import {
@@ -355,6 +357,7 @@ function refreshTexts() {
   markChanged();
   listRooms();
   drawTables();
+  refreshQuickTexts();
 }
 
 function markListed() {
@@ -371,10 +374,12 @@ async function start() {
   listRooms();
   markListed();
   listed.addEventListener("change", markListed);
-  mountOpenTables(document.getElementById("open-tables-section"), {
+  const nickname = {
     nicknameOf: () => nicknameInput.value.trim().slice(0, MAX_NICKNAME),
     focusNickname: () => nicknameInput.focus(),
-  });
+  };
+  mountQuickMatch(document.getElementById("quick-section"), nickname);
+  mountOpenTables(document.getElementById("open-tables-section"), nickname);
   presetSelect.addEventListener("change", () => {
     // The cards follow the game (Scopa's Italian deck...) until a deck is picked in the header.
     followGame(presetSelect.value);

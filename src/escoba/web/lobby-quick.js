@@ -1,0 +1,141 @@
+// "Play now" in the lobby (index.html): a quick match with whoever else wants the same game
+// and number of players, over the lobby's WebSocket (lobby-net.js). While waiting the panel
+// shows for how long, and a way to stop; after the server's wait it offers to fill the free
+// seats with computers of a level. Paired, the page keeps the seat's ticket and goes to the
+// room. A connection lost while waiting asks again once it is back (the server forgets a
+// person whose connection closed).
+//
+// Stable hooks for browser tests (data-testid):
+//   quick-game, quick-players   the game and the number of players
+//   play-now                    the button that starts waiting
+//   quick-status                what is going on ("Looking for players for Escoba · 0:12")
+//   cancel-seek                 stop waiting
+//   fill-level, fill-seats      the computers' level, and the button that plays with them
+
+import { t } from "./i18n.js";
+import { connectLobby, onLobbyMessage, onLobbyOpen, sendLobby } from "./lobby-net.js";
+import { followGame, language } from "./prefs.js";
+import {
+  LEVELS, PRESETS, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
+} from "./rooms.js";
+
+let panel = null;
+let nickname = () => "";
+let askNickname = () => {};
+let seeking = null; // {rules, players, nickname, since} while waiting
+let waited = false;
+let ticking = null;
+
+const byTestId = (id) => panel.querySelector(`[data-testid=${id}]`);
+
+function elapsed() {
+  const seconds = Math.floor((Date.now() - seeking.since) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+function showError(message) {
+  const box = panel.querySelector(".error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+function draw() {
+  const waiting = seeking !== null;
+  byTestId("play-now").hidden = waiting;
+  byTestId("quick-game").disabled = waiting;
+  byTestId("quick-players").disabled = waiting || byTestId("quick-game").value.startsWith("scopone");
+  byTestId("quick-waiting").hidden = !waiting;
+  byTestId("quick-fill").hidden = !(waiting && waited);
+  if (waiting) {
+    byTestId("quick-status").textContent = t("lobby.quick_waiting", { game: presetName(seeking.rules), time: elapsed() });
+  }
+}
+
+function fillChoices() {
+  const game = byTestId("quick-game");
+  const chosen = game.value || "escoba";
+  game.replaceChildren(...PRESETS.map((preset) => new Option(presetName(preset), preset)));
+  game.value = chosen;
+  const level = byTestId("fill-level");
+  const picked = level.value || "medium";
+  level.replaceChildren(...LEVELS.map((name) => new Option(levelName(name), name)));
+  level.value = picked;
+}
+
+function gameChosen() {
+  // Scopone is played by four in two pairs; the other games by 2, 3 or 4.
+  if (byTestId("quick-game").value.startsWith("scopone")) byTestId("quick-players").value = "4";
+  draw();
+}
+
+function seek() {
+  if (!seeking) return;
+  sendLobby({ type: "seek", rules: seeking.rules, players: seeking.players, nickname: seeking.nickname, language: language() });
+}
+
+function start() {
+  showError("");
+  const name = nickname();
+  if (!name) {
+    showError(t("common.need_nickname"));
+    askNickname();
+    return;
+  }
+  const rules = byTestId("quick-game").value;
+  seeking = { rules, players: Number(byTestId("quick-players").value), nickname: name, since: Date.now() };
+  waited = false;
+  rememberNickname(name);
+  seek(); // or once the socket opens
+  ticking = window.setInterval(draw, 1000);
+  draw();
+}
+
+function stop() {
+  if (seeking) sendLobby({ type: "cancel_seek" });
+  seeking = null;
+  waited = false;
+  window.clearInterval(ticking);
+  draw();
+}
+
+function heard(message) {
+  if (!seeking) return;
+  if (message.type === "seek_waited") {
+    waited = true;
+    draw();
+  } else if (message.type === "paired") {
+    const { ticket } = message;
+    saveTicket(ticket.room, { seat: ticket.seat, token: ticket.token, nickname: seeking.nickname });
+    rememberRoom(ticket.room, { preset: seeking.rules, rules: null, seats: [] });
+    followGame(seeking.rules); // the room shows the game's own cards, unless a deck was picked
+    window.location.assign(ticket.invite);
+  } else if (message.type === "error" && ["bad_rules", "bad_seating", "bad_nickname", "server_busy", "restarting", "storage_failed", "too_many_rooms", "too_many_computers"].includes(message.code)) {
+    stop();
+    showError(errorText(message.code, message.message));
+  }
+}
+
+export function refreshQuickTexts() {
+  if (!panel) return;
+  fillChoices();
+  draw();
+}
+
+// The "Play now" panel in `section`; `nicknameOf()` is the nickname to play under, and
+// `focusNickname()` is called when there is none yet.
+export function mountQuickMatch(section, { nicknameOf, focusNickname }) {
+  panel = section;
+  nickname = nicknameOf;
+  askNickname = focusNickname;
+  fillChoices();
+  byTestId("quick-game").addEventListener("change", gameChosen);
+  byTestId("play-now").addEventListener("click", start);
+  byTestId("cancel-seek").addEventListener("click", stop);
+  byTestId("fill-seats").addEventListener("click", () => {
+    sendLobby({ type: "fill", level: byTestId("fill-level").value });
+  });
+  onLobbyMessage(heard);
+  onLobbyOpen(seek); // the server forgot whoever waited on a connection lost
+  connectLobby();
+  draw();
+}
