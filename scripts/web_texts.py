@@ -38,6 +38,7 @@ from escoba.catalogue import LANGUAGES, directory, keys
 from escoba.rules import CAPTURE_MODES, OPTION_NAMES, RULESETS, SEVENS_MODES
 from escoba.scoring import CATEGORIES
 from escoba.server.http.routes.texts import SHARED
+from escoba.server.protocol import PHRASES
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 WEB: Final = ROOT / "src" / "escoba" / "web"
@@ -46,7 +47,7 @@ DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
     "common", "error", "game", "history", "language", "learn", "lobby", "nav", "replay", "rules",
-    "scorepad",
+    "scorepad", "talk",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 
@@ -58,6 +59,7 @@ ERROR_CODES: Final = (
     "match_not_over", "match_over", "network", "not_against_computers", "not_joined",
     "not_seated", "not_your_turn", "nothing_to_take_back", "rate_limited", "room_full",
     "restarting", "room_reloaded", "seat_taken", "server_busy", "storage_failed",
+    "talk_too_fast", "no_free_text", "bad_text",
 )  # fmt: skip
 """The refusals the pages say in the reader's language (``error.<code>``); any other code
 shows the server's own message. ``network`` is the page's own: the server cannot be reached."""
@@ -76,6 +78,7 @@ BUILT: Final[dict[str, Callable[[], Iterable[str | tuple[str, ...]]]]] = {
     "rules.option.*.*": lambda: (("capture", mode) for mode in CAPTURE_MODES),
     "rules.preset.*": lambda: RULESETS,
     "scorepad.field.*": lambda: ("cards", "coins", "sevens", "coin_runs", "sweeps"),
+    "talk.phrase.*": lambda: PHRASES,
 }
 """Each key the scripts build from a value, written with ``*`` for each ``${...}``, and the
 values that go in (a tuple of one value for each ``*``)."""

@@ -93,6 +93,10 @@ class Limits:
     """Connections (tabs, devices) one seat may have open at once."""
     hint_seconds: float = 2.0
     """One hint per seat per this many seconds, whatever its number of connections."""
+    talk_seconds: float = 2.0
+    """Table talk: one message per seat per this many seconds on average..."""
+    talk_burst: int = 5
+    """...and this many at once after a quiet spell."""
     send_backlog: int = 64
     """Messages waiting for a client that does not read; one more and it is disconnected."""
     send_seconds: float = 10.0

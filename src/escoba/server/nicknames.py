@@ -24,7 +24,7 @@ from typing import ClassVar, Final
 
 from .protocol import MAX_NICKNAME
 
-__all__ = ["MAX_MARKS", "NicknameError", "clean_nickname"]
+__all__ = ["MAX_MARKS", "NicknameError", "clean_line", "clean_nickname"]
 
 MAX_MARKS: Final = 2
 """Combining marks kept on one character: enough for Vietnamese or pointed scripts, too few to
@@ -82,12 +82,25 @@ def clean_nickname(nickname: str) -> str:
     either end; at most ``MAX_MARKS`` combining marks on a character. Cleaning a cleaned
     nickname changes nothing. Raises :class:`NicknameError` if nothing visible is left.
     """
-    cleaned = _settled(unicodedata.normalize("NFC", nickname))
-    if len(cleaned) > MAX_NICKNAME:
-        # Cutting may leave a dangling joiner or space at the end: clean the cut again.
-        cleaned = _settled(cleaned[:MAX_NICKNAME])
-    if not any(_visible(char) for char in cleaned):
+    cleaned = clean_line(nickname, MAX_NICKNAME)
+    if cleaned is None:
         raise NicknameError("the nickname must hold a visible character")
+    return cleaned
+
+
+def clean_line(text: str, most: int) -> str | None:
+    """One line of text cleaned as a nickname is, at most ``most`` characters (a line said at
+    a table, say); None if nothing visible is left.
+
+    >>> clean_line("hola\n\u202eamigos", 200)
+    'hola amigos'
+    """
+    cleaned = _settled(unicodedata.normalize("NFC", text))
+    if len(cleaned) > most:
+        # Cutting may leave a dangling joiner or space at the end: clean the cut again.
+        cleaned = _settled(cleaned[:most])
+    if not any(_visible(char) for char in cleaned):
+        return None
     return cleaned
 
 

@@ -36,6 +36,7 @@
 //                               in Scopone), then 1-n a capture set, Escape cancels, h hint,
 //                               r rules, s score pad
 //   winner, rematch-button      when the match is over
+//   talk-button, talk-panel, phrase-<id>, talk-bubble, ...   table talk: see game-talk.js
 // Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
 
 import { mountHeader } from "./header.js";
@@ -50,6 +51,7 @@ import { leftoversNote, noteState, redraw as redrawLog, showLog, showPiles } fro
 import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
 import { drawSoundButton, eventEffects, toggleSound } from "./game-effects.js";
 import { wakeSound } from "./sound.js";
+import { drawTalk, heardTalk, retranslateTalk, setUpTalk } from "./game-talk.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -159,6 +161,7 @@ function draw() {
   board.render(state, ui);
   const { room, match } = state;
   byId("game-name").textContent = rulesName(room.preset, room.rules);
+  drawTalk(room, match.seat);
   const mine = myTurn();
   byId("hint-button").disabled = !mine || ui.paused;
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
@@ -284,6 +287,9 @@ function receive(message) {
       announce(ui.hint.moves.length
         ? `${t("game.hint_title")} ${moveText(ui.hint.moves[0].move, spokenCard)}: ${ui.hint.moves[0].text}`
         : t("game.hint_none"));
+      break;
+    case "said":
+      heardTalk(message);
       break;
     case "error":
       refused(message);
@@ -566,6 +572,7 @@ function retranslate() {
   if (byId("scorepad-dialog").open && state) showScorepad(state);
   if (byId("rules-dialog").open) showRules(roomId, state?.room.preset);
   redrawLog(state);
+  retranslateTalk();
   if (ui.hint && myTurn()) askHint(); // the coach's words again, in the new language
   if (!byId("join-view").hidden && byId("play-view").hidden && !socket) showJoin();
 }
@@ -596,6 +603,9 @@ function start() {
   byId("hint-text").addEventListener("click", closeHint);
   byId("skip-to-hand").addEventListener("click", focusHand);
   byId("sound-button").addEventListener("click", toggleSound);
+  setUpTalk(roomId, (message) => {
+    if (!socket?.send(message)) toast(t("game.not_connected"));
+  });
   drawSoundButton();
   // Browsers start audio only after the page had a click or a key.
   for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeSound, { once: true, capture: true });

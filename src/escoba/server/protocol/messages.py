@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ...ai import FORMER_LEVELS, LEVELS, level_named
 from ...cards import Card
@@ -23,6 +23,8 @@ from ...moves import Move
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_NICKNAME",
+    "MAX_TALK",
+    "PHRASES",
     "CancelSeekMessage",
     "ClientMessage",
     "CreateRoom",
@@ -47,6 +49,8 @@ __all__ = [
     "RematchMessage",
     "ReplayStep",
     "RoomInfo",
+    "SaidMessage",
+    "SayMessage",
     "SeatInfo",
     "SeatTicket",
     "SeekCancelledMessage",
@@ -144,6 +148,39 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
+PHRASES: Final = (
+    "hello",
+    "good_luck",
+    "nice_sweep",
+    "well_played",
+    "oops",
+    "thanks",
+    "good_game",
+    "one_moment",
+)
+"""The quick phrases of table talk, by id: each reader sees them in their own language."""
+Phrase = Literal[
+    "hello", "good_luck", "nice_sweep", "well_played", "oops", "thanks", "good_game", "one_moment"
+]
+assert Phrase.__args__ == PHRASES  # type: ignore[attr-defined]
+MAX_TALK: Final = 200
+"""Characters of free text one message of table talk may hold."""
+
+
+class SayMessage(_Message):
+    """Say something at the table: a quick phrase, or (at a private table) a line of text."""
+
+    type: Literal["say"]
+    phrase: Phrase | None = None
+    text: str | None = Field(default=None, max_length=MAX_TALK)
+
+    @model_validator(mode="after")
+    def _one_thing(self) -> SayMessage:
+        if (self.phrase is None) == (self.text is None):
+            raise ValueError("say either a 'phrase' or a 'text'")
+        return self
+
+
 ClientMessage = Annotated[
     JoinMessage
     | WatchMessage
@@ -151,7 +188,8 @@ ClientMessage = Annotated[
     | TakeBackMessage
     | HintRequest
     | RematchMessage
-    | PingMessage,
+    | PingMessage
+    | SayMessage,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
@@ -501,6 +539,19 @@ class HintReply(_Message):
     type: Literal["hint"] = "hint"
     moves: list[HintMove]
     """Every legal move, best first."""
+
+
+class SaidMessage(_Message):
+    """Something said at the table, by ``seat`` (``nickname``): a quick phrase (each reader
+    shows it in their own language) or a line of text, to be shown as text. ``earlier``: said
+    before this connection joined (the last few are sent on joining)."""
+
+    type: Literal["said"] = "said"
+    seat: int
+    nickname: str | None
+    phrase: Phrase | None = None
+    text: str | None = None
+    earlier: bool = False
 
 
 class ErrorMessage(_Message):

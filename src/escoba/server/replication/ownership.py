@@ -29,6 +29,7 @@ from ..protocol import (
     PairedMessage,
     PlayMessage,
     RematchMessage,
+    SaidMessage,
     TableListing,
     TakeBackMessage,
     parse_client_message,
@@ -346,7 +347,9 @@ class Site:
                 early.append(event)
             return
         kind = event.get("kind")
-        if kind == "presence":
+        if kind == "said":  # table talk, from whichever process its speaker is on
+            self._hear_said(room, event.get("said"))
+        elif kind == "presence":
             self.hub.in_background(self._read_presence(room))
         elif kind == "seats":
             self.hub.in_background(self._show_seats(room))
@@ -356,6 +359,12 @@ class Site:
             held.append(event)
         elif kind == "match" or not room.follow(event):
             self.hub.in_background(self._resync(room))
+
+    def _hear_said(self, room: Room, said: object) -> None:
+        try:
+            room.hear(SaidMessage.model_validate(said))
+        except ValidationError:
+            log.warning("room %s: table talk that is not ours: %.200s", room.id, said)
 
     def _hear_pairing(self, event: Payload) -> None:
         assert self.quick is not None

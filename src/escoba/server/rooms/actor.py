@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Coroutine, Mapping, MutableMapping
-from typing import Any
+from typing import Any, Final
 
 from ...ai.coach import MoveAdvice
 from ...cards import DeckStyle
@@ -29,7 +30,9 @@ from ...rules import nearest_preset, preset_name
 from ..clients import Client, TokenBucket
 from ..computers import Busy
 from ..errors import RESTARTING, Refusal, StaleFence
+from ..nicknames import clean_line
 from ..protocol import (
+    MAX_TALK,
     ErrorMessage,
     HintMove,
     HintReply,
@@ -40,6 +43,8 @@ from ..protocol import (
     PongMessage,
     RematchMessage,
     RoomInfo,
+    SaidMessage,
+    SayMessage,
     SeatInfo,
     TableListing,
     TableSeat,
@@ -64,9 +69,12 @@ from .core import (
 )
 from .ports import Ports
 
-__all__ = ["Room"]
+__all__ = ["TALK_KEPT", "Room"]
 
 log = logging.getLogger("escoba.server")
+
+TALK_KEPT: Final = 20
+"""The last things said at a table, sent to whoever joins it."""
 
 
 class Room:
@@ -102,6 +110,9 @@ class Room:
         """The room's info as JSON, with what it was made from: sent again while that holds."""
         self._history = HandHistory()
         """The current hand's events as JSON, extended move by move."""
+        self._talk: deque[str] = deque(maxlen=TALK_KEPT)
+        """The last things said at the table, as JSON: sent to whoever joins."""
+        self._talk_rates: dict[int, TokenBucket] = {}
         self._listed: tuple[Any, ...] | None = None
         """What the room's lobby entry was last made from (None: not listed by this
         process)."""
@@ -375,6 +386,8 @@ class Room:
             raise Refusal("not_joined", "send 'join' with your seat token (or 'watch') first")
         elif isinstance(message, HintRequest):
             self._ask_hint(client, message)
+        elif isinstance(message, SayMessage):
+            await self._say(client, message)
         elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
             if self.replica:
                 await self.replication.forward(self.id, client.seat, message)
@@ -437,6 +450,8 @@ class Room:
             else:
                 self.broadcast()  # everybody sees who is connected now
                 self.replication.presence_changed(self.id)
+            for said in self._talk:
+                client.send_serialised(said)
 
     def _check_room_for(self, seat: int | None) -> None:
         """Refuse a connection for ``seat`` (None: a spectator) past the room's limits."""
@@ -582,6 +597,49 @@ class Room:
             await self._tell(applied)
             assert isinstance(applied.event, TakeBack), "a take back's event is the last taken"
             self.broadcast(applied.event)
+
+    # -- table talk
+
+    async def _say(self, client: Client, message: SayMessage) -> None:
+        """Say a quick phrase (any table) or a line of text (a private table) to everybody
+        at the table, spectators too, and to the other processes' connections."""
+        seat = client.seat
+        if seat is None:
+            raise Refusal("not_seated", "spectators read the table talk but do not write")
+        text = None
+        if message.text is not None:
+            if self.room_state.table.listed:
+                raise Refusal(
+                    "no_free_text",
+                    "at an open table, talk with the quick phrases; free text is for private "
+                    "tables, among people who share their link",
+                )
+            text = clean_line(message.text, MAX_TALK)
+            if text is None:
+                raise Refusal("bad_text", "say something visible")
+        limits = self.ports.limits
+        rate = self._talk_rates.setdefault(
+            seat, TokenBucket(1 / limits.talk_seconds, limits.talk_burst)
+        )
+        if not rate.allow():
+            raise Refusal(
+                "talk_too_fast",
+                f"at most {limits.talk_burst} messages at once, then one every "
+                f"{limits.talk_seconds:g} seconds; wait a moment",
+            )
+        said = SaidMessage(
+            seat=seat, nickname=self.seats[seat].nickname, phrase=message.phrase, text=text
+        )
+        self.hear(said)
+        await self.replication.tell(self.id, {"kind": "said", "said": said.model_dump()})
+
+    def hear(self, said: SaidMessage) -> None:
+        """Show what was said at the table (here, or through another process)."""
+        self._talk.append(said.model_copy(update={"earlier": True}).model_dump_json())
+        text = said.model_dump_json()
+        for client in self.clients:
+            if client.joined:
+                client.send_serialised(text)
 
     # -- hints
 
