@@ -1,8 +1,11 @@
-"""The benchmarks' own logic, small: the capacity search of benchmarks/capacity.py and the
-match equity of benchmarks/match_play.py (their long runs stay in benchmarks/)."""
+"""The benchmarks' own logic, small: the capacity search of benchmarks/capacity.py, the
+match equity of benchmarks/match_play.py and a short run of benchmarks/lobby.py (their long
+runs stay in benchmarks/)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 from capacity import capacity, next_clients, shortfalls
 from match_play import Equity
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def search(
@@ -87,3 +92,22 @@ def test_a_margin_is_worth_most_where_the_match_turns_on_it() -> None:
     assert 0 < early(2) - early(-2) < 0.5 < late(2) - late(-2)
     values = [late(margin / 2) for margin in range(-8, 9)]
     assert values == sorted(values)
+
+
+def test_a_small_lobby_load_pairs_everyone_once_and_shows_every_table(tmp_path: Path) -> None:
+    """benchmarks/lobby.py, small: 12 people seeking over 3 s and 12 lobby watchers while
+    tables open and close, on one server: everyone paired exactly once, every watcher shown
+    every table come and go, and the figures written."""
+    figures = tmp_path / "lobby.json"
+    command = [sys.executable, "lobby.py", "--players", "12", "--seconds", "3"]
+    command += ["--watchers", "12", "--hold", "1", "--settle", "1", "--json", str(figures)]
+    done = subprocess.run(
+        command, cwd=BENCHMARKS, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run,) = json.loads(figures.read_text())
+    assert (run["players"], run["paired"], run["paired_twice"], run["unpaired"]) == (12, 12, 0, 0)
+    assert run["pairing_s"]["count"] == 12 and run["pairing_s"]["p99"] < 1.0
+    assert run["tables"] >= 2 and run["missed"] == 0
+    assert run["listed_s"]["count"] == 12 * run["tables"] and run["errors"] == []
+    assert "pairing delay" in done.stdout
