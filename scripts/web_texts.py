@@ -39,6 +39,7 @@ from escoba.rules import CAPTURE_MODES, OPTION_NAMES, RULESETS, SEVENS_MODES
 from escoba.scoring import CATEGORIES
 from escoba.server.http.routes.texts import SHARED
 from escoba.server.protocol import PHRASES
+from escoba.server.rooms.clocks import CLOCK_PRESETS
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 WEB: Final = ROOT / "src" / "escoba" / "web"
@@ -73,6 +74,7 @@ BUILT: Final[dict[str, Callable[[], Iterable[str | tuple[str, ...]]]]] = {
     "language.*": lambda: LANGUAGES,
     "level.*": lambda: LEVELS,
     "lobby.blurb.*": lambda: RULESETS,
+    "lobby.clock.*": lambda: CLOCK_PRESETS,
     "rules.option.*": lambda: OPTION_NAMES,
     # options with named values other than the sevens (those are cheat.sevens.*)
     "rules.option.*.*": lambda: (("capture", mode) for mode in CAPTURE_MODES),

@@ -83,6 +83,9 @@ class ManualClock:
     def now(self) -> float:
         return self.time
 
+    def wall(self) -> float:
+        return self.time
+
     async def sleep(self, seconds: float) -> None:
         if seconds <= 0:
             await asyncio.sleep(0)

@@ -167,19 +167,25 @@ DEFAULT_TIMINGS: Final = Timings()
 
 
 class Clock(Protocol):
-    """Where the server's time comes from: a monotonic ``now()`` in seconds and a way to
-    wait. The server never reads the time any other way, so a test can drive it."""
+    """Where the server's time comes from: a monotonic ``now()`` in seconds, the time of day
+    ``wall()`` (seconds since the epoch: what is stored, and read by other processes) and a
+    way to wait. The server never reads the time any other way, so a test can drive it."""
 
     def now(self) -> float: ...
+
+    def wall(self) -> float: ...
 
     async def sleep(self, seconds: float) -> None: ...
 
 
 class SystemClock:
-    """The machine's monotonic clock and the event loop's sleep."""
+    """The machine's monotonic clock and time of day, and the event loop's sleep."""
 
     def now(self) -> float:
         return time.monotonic()
+
+    def wall(self) -> float:
+        return time.time()
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)

@@ -7,6 +7,7 @@ import {
   cardBack, cardFace, cardLabel, cardList, eventText, isPartner, moveText, seatLabel, seatName, shortSeatName, sideName, sideOf,
   spokenCard,
 } from "./game-names.js";
+import { seatClock } from "./game-clock.js";
 
 // Where each seat sits, counted from the viewer's seat in the order of play (anticlockwise:
 // the next player sits on your right).
@@ -193,6 +194,8 @@ export class Board {
       head.append(chip);
     }
     if (offline) head.append(element("span", "away-text", info.taken ? t("game.offline") : t("game.waiting_friend")));
+    const clock = seatClock(room.clock, seat, info?.kind);
+    if (clock) head.append(clock);
 
     const body = element("div", "seat-body");
     if (seat !== me) body.append(backs(match.hand_sizes[seat] ?? 0, "backs"));

@@ -52,6 +52,7 @@ import { eventText, moveText, seatName, spokenCard } from "./game-names.js";
 import { drawSoundButton, eventEffects, toggleSound } from "./game-effects.js";
 import { wakeSound } from "./sound.js";
 import { drawTalk, heardTalk, retranslateTalk, setUpTalk } from "./game-talk.js";
+import { followClock } from "./game-clock.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -256,6 +257,7 @@ function receiveState(message) {
     ui.paused = true;
     ui.choice = null;
   }
+  followClock(state.room.clock, match.seat); // its seconds left count from now
   draw();
   noteState(previous, message, state);
   announceState(previous, message);
@@ -290,6 +292,9 @@ function receive(message) {
       break;
     case "said":
       heardTalk(message);
+      break;
+    case "timeout":
+      if (state) note(t("game.timeout", { name: seatName(state.room, message.seat, state.match.seat) }));
       break;
     case "error":
       refused(message);

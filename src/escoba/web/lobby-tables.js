@@ -14,7 +14,7 @@
 import { t } from "./i18n.js";
 import { connectLobby, onLobbyMessage } from "./lobby-net.js";
 import {
-  api, changeName, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
+  api, changeName, clockName, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
 } from "./rooms.js";
 
 const tables = new Map(); // room id -> its entry, as the server last said it
@@ -78,6 +78,7 @@ function tableItem(table) {
   const detail = document.createElement("span");
   detail.className = "table-detail";
   const parts = [table.seats.map(seatName).join(", "), t(`language.${table.language}`)];
+  if (table.clock) parts.push(clockName(table.clock));
   if (table.status === "playing") parts.push(t("lobby.room_playing"));
   detail.textContent = parts.join(" · ");
   item.append(title, detail);

@@ -10,6 +10,8 @@
 //   partnerships    checkbox, enabled only with 4 players
 //   seat-kind-<n>   one select per other seat n = 1..players-1 (seat 0 is the creator):
 //                   "person" (a friend joins with the link) or a computer level
+//   clock           the time control: "" (none), a preset name, or "custom" (then
+//                   clock-per-move and clock-reserve, in seconds)
 //   listed          checkbox: an open table, listed for anyone to sit at (default private)
 //   watchable       checkbox, enabled with listed: its match may be watched from the lobby
 //   create-room     the big "Play" submit button
@@ -23,7 +25,7 @@ import { mountQuickMatch, refreshQuickTexts } from "./lobby-quick.js";
 import { mountOpenTables, drawTables } from "./lobby-tables.js";
 import { followGame, language } from "./prefs.js";
 import {
-  LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, dropTicket, errorText, knowPresets,
+  LEVELS, MAX_NICKNAME, PRESETS, api, allTickets, choiceName, clockName, dropTicket, errorText, knowPresets,
   lastNickname, levelName, optionName, presetName, rememberNickname, rememberRoom, rulesName, saveTicket,
 } from "./rooms.js";
 
@@ -241,6 +243,7 @@ async function createRoom(event) {
     seats,
     seat: 0,
     nickname,
+    clock: chosenClock(),
     listed: listed.checked,
     watchable: listed.checked && watchable.checked,
     language: language(),
@@ -358,6 +361,39 @@ function refreshTexts() {
   listRooms();
   drawTables();
   refreshQuickTexts();
+  fillClocks();
+}
+
+// The clock choices: none, the server's presets ("Standard · 20 s a move, 1:00 in reserve"),
+// or a custom one.
+function fillClocks() {
+  const select = document.getElementById("clock");
+  const chosen = select.value;
+  const presets = Object.entries(catalogue.clocks ?? {});
+  select.replaceChildren(
+    new Option(t("lobby.clock_none"), ""),
+    ...presets.map(([name, clock]) => new Option(`${t(`lobby.clock.${name}`)} · ${clockName(clock)}`, name)),
+    new Option(t("lobby.clock_custom"), "custom"),
+  );
+  select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
+  markClock();
+}
+
+function markClock() {
+  const custom = document.getElementById("clock").value === "custom";
+  for (const box of document.querySelectorAll(".clock-custom")) box.hidden = !custom;
+}
+
+function chosenClock() {
+  const value = document.getElementById("clock").value;
+  if (!value) return null;
+  if (value === "custom") {
+    return {
+      per_move: Number(document.getElementById("clock-per-move").value),
+      reserve: Number(document.getElementById("clock-reserve").value),
+    };
+  }
+  return catalogue.clocks?.[value] ?? null;
 }
 
 function markListed() {
@@ -374,6 +410,7 @@ async function start() {
   listRooms();
   markListed();
   listed.addEventListener("change", markListed);
+  document.getElementById("clock").addEventListener("change", markClock);
   const nickname = {
     nicknameOf: () => nicknameInput.value.trim().slice(0, MAX_NICKNAME),
     focusNickname: () => nicknameInput.focus(),
@@ -398,6 +435,7 @@ async function start() {
   try {
     catalogue = await api("/api/presets");
     knowPresets(catalogue.presets);
+    fillClocks();
     fillPresets();
     fillSeats();
     fillOptions();

@@ -204,6 +204,13 @@ export function rulesName(preset, rules) {
   return [presetName(nearest.preset), ...nearest.changes.map(([option, value]) => changeName(option, value))].join(" · ");
 }
 
+// A time control in words: "20 s a move + 1:00".
+export function clockName(clock) {
+  const reserve = Math.round(clock.reserve);
+  const spare = `${Math.floor(reserve / 60)}:${String(reserve % 60).padStart(2, "0")}`;
+  return t("lobby.clock_words", { per_move: Math.round(clock.per_move), reserve: spare });
+}
+
 export function levelName(level) {
   return known(`level.${level}`) ?? String(level);
 }

@@ -1,5 +1,6 @@
 // The game's sound effects, made here with the Web Audio API (a few short oscillator notes
-// each, no sound files): a card played, a capture, a sweep, your turn, the hand over.
+// each, no sound files): a card played, a capture, a sweep, your turn, the hand over, and
+// the clock's tick in your last seconds.
 // Silent while muted (prefs.js remembers the choice); the browser starts the audio only once
 // the page has had a click or a key, so effects before that are skipped.
 
@@ -12,6 +13,7 @@ const EFFECTS = {
   sweep: [[523, 0, 0.12, "square"], [659, 0.1, 0.12, "square"], [784, 0.2, 0.12, "square"], [1047, 0.3, 0.3, "square"]],
   turn: [[880, 0, 0.09, "sine"], [1175, 0.1, 0.14, "sine"]],
   hand_over: [[392, 0, 0.16, "sine"], [330, 0.16, 0.16, "sine"], [262, 0.32, 0.32, "sine"]],
+  tick: [[1320, 0, 0.04, "square"]],
 };
 export const SOUNDS = Object.keys(EFFECTS);
 

@@ -21,12 +21,15 @@ from ...cards import Card
 from ...moves import Move
 
 __all__ = [
+    "CLOCK_BOUNDS",
     "MAX_MESSAGE_BYTES",
     "MAX_NICKNAME",
     "MAX_TALK",
     "PHRASES",
     "CancelSeekMessage",
     "ClientMessage",
+    "ClockSpec",
+    "ClockView",
     "CreateRoom",
     "ErrorMessage",
     "EventView",
@@ -65,6 +68,7 @@ __all__ = [
     "TableSeat",
     "TablesMessage",
     "TakeBackMessage",
+    "TimeoutMessage",
     "WatchMessage",
     "WelcomeMessage",
     "parse_client_message",
@@ -203,6 +207,21 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
 # -- HTTP requests
 
 
+CLOCK_BOUNDS: Final = {"per_move": (5.0, 300.0), "reserve": (0.0, 1800.0)}
+"""The least and most seconds of a time control's parts."""
+
+
+class ClockSpec(_Message):
+    """A time control: seconds for each move, and seconds in reserve for the match."""
+
+    per_move: float = Field(
+        ge=CLOCK_BOUNDS["per_move"][0], le=CLOCK_BOUNDS["per_move"][1], allow_inf_nan=False
+    )
+    reserve: float = Field(
+        ge=CLOCK_BOUNDS["reserve"][0], le=CLOCK_BOUNDS["reserve"][1], allow_inf_nan=False
+    )
+
+
 class CreateRoom(_Message):
     """Open a room: the rules, the seats, and the nickname of the person creating it."""
 
@@ -234,6 +253,9 @@ class CreateRoom(_Message):
         description="an open table's match may be watched from the lobby",
     )
     language: Language = Field(default="en", description="the creator's, shown in the lobby")
+    clock: ClockSpec | None = Field(
+        default=None, description="a time control for the person seats; default none"
+    )
 
 
 class JoinRoom(_Message):
@@ -267,6 +289,18 @@ class SeatInfo(_Message):
     """A person is connected to this seat now (always True for computer seats)."""
 
 
+class ClockView(_Message):
+    """A table's clocks: its time control, each seat's reserve left and timeouts in a row,
+    and the seconds left to the seat whose time runs (when this was sent)."""
+
+    per_move: float
+    reserve: float
+    reserves: list[float]
+    timeouts: list[int]
+    turn: int | None
+    left: float | None
+
+
 class RoomInfo(_Message):
     id: str
     invite: str
@@ -284,6 +318,8 @@ class RoomInfo(_Message):
     status: Literal["playing", "over"]
     listed: bool = False
     """An open table, listed in the lobby (else private: found by its link only)."""
+    clock: ClockView | None = None
+    """The table's time control and its seats' clocks (None: no clock)."""
 
 
 class TableSeat(_Message):
@@ -319,6 +355,8 @@ class TableListing(_Message):
     """Whether computers sit at the table."""
     language: Language
     """Its creator's language."""
+    clock: ClockSpec | None = None
+    """Its time control (None: no clock)."""
     status: Literal["waiting", "playing"]
     """``waiting`` for someone to take a free seat; ``playing`` once every seat is taken."""
 
@@ -539,6 +577,15 @@ class HintReply(_Message):
     type: Literal["hint"] = "hint"
     moves: list[HintMove]
     """Every legal move, best first."""
+
+
+class TimeoutMessage(_Message):
+    """``seat``'s time ran out: the server played a move for it (the ``state`` that follows
+    shows it); ``timeouts``: how many in a row now."""
+
+    type: Literal["timeout"] = "timeout"
+    seat: int
+    timeouts: int
 
 
 class SaidMessage(_Message):

@@ -349,6 +349,9 @@ class Site:
         kind = event.get("kind")
         if kind == "said":  # table talk, from whichever process its speaker is on
             self._hear_said(room, event.get("said"))
+        elif kind == "clock":  # the owner started or stopped a turn's time
+            if self.follows(room_id):
+                room.follow_clock(event.get("clock"), show=True)
         elif kind == "presence":
             self.hub.in_background(self._read_presence(room))
         elif kind == "seats":

@@ -33,6 +33,8 @@ from ..errors import RESTARTING, Refusal, StaleFence
 from ..nicknames import clean_line
 from ..protocol import (
     MAX_TALK,
+    ClockSpec,
+    ClockView,
     ErrorMessage,
     HintMove,
     HintReply,
@@ -49,6 +51,7 @@ from ..protocol import (
     TableListing,
     TableSeat,
     TakeBackMessage,
+    TimeoutMessage,
     WatchMessage,
     WelcomeMessage,
     move_view,
@@ -56,6 +59,7 @@ from ..protocol import (
 )
 from ..protocol.wire import HandHistory, StateTexts, event_text
 from ..storage.repository import MoveWrite, StoredRoom, token_matches
+from .clocks import SeatClocks, timeout_move
 from .core import (
     Applied,
     MoveChange,
@@ -99,6 +103,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
         self._computers: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        """Waits for the running turn's deadline, to play a move for its seat."""
         self._background: set[asyncio.Task[None]] = set()
         self._hints: dict[int, asyncio.Task[None]] = {}
         """The hint being worked out for each seat, if any."""
@@ -197,7 +203,10 @@ class Room:
             state.match_number = stored.match.number
             match = local_match_of(stored.game, state.seats, stored.match.seed)
             state.play_on(match, stored.match.id)
+        if state.table.clock is not None:
+            state.clocks = SeatClocks.of(state.table.clock, len(state.seats), stored.match.clock)
         self.broadcast()
+        self.wake_clock()
 
     def _catch_up(self, stored: StoredRoom) -> bool:
         if stored.match.id != self.match_id:
@@ -225,9 +234,19 @@ class Room:
         if applied is None:
             log.warning("room %s: an event of its owner does not follow: %s", self.id, event)
             return False
+        self.follow_clock(event.get("clock"))
         if applied.stored and applied.event is not None:
             self.broadcast(applied.event, applied.hand_ended)
         return True
+
+    def follow_clock(self, stored: object, *, show: bool = False) -> None:
+        """Take the clocks the owner published (a replica); ``show``: tell everybody."""
+        control = self.room_state.table.clock
+        if control is None or not isinstance(stored, dict):
+            return
+        self.room_state.clocks = SeatClocks.of(control, len(self.seats), stored)
+        if show:
+            self.broadcast()
 
     # -- views
 
@@ -257,6 +276,21 @@ class Room:
             match_number=self.match_number,
             status="over" if game.is_over() else "playing",
             listed=self.room_state.table.listed,
+            clock=self._clock_view(),
+        )
+
+    def _clock_view(self) -> ClockView | None:
+        clocks = self.room_state.clocks
+        if clocks is None:
+            return None
+        left = clocks.left(self.ports.clock.wall())
+        return ClockView(
+            per_move=clocks.control.per_move,
+            reserve=clocks.control.reserve,
+            reserves=[round(value, 1) for value in clocks.reserves],
+            timeouts=list(clocks.timeouts),
+            turn=clocks.turn,
+            left=None if left is None else round(left, 1),
         )
 
     def listing(self) -> TableListing | None:
@@ -295,6 +329,7 @@ class Room:
             free=len(free),
             computers=self.computer_seats > 0,
             language=table.language,  # type: ignore[arg-type]  # checked when created
+            clock=None if table.clock is None else ClockSpec(**table.clock.to_dict()),
             status="waiting" if free else "playing",
         )
 
@@ -330,6 +365,7 @@ class Room:
             game.is_over(),
             tuple((state.level, state.nickname, state.token_hash is None) for state in self.seats),
             frozenset(self.online() | self.replication.online_elsewhere(self.id)),
+            self._clock_key(),
         )
         kept = self._info_text
         if kept is not None and kept[0] == key:
@@ -337,6 +373,15 @@ class Room:
         text = self.info().model_dump_json()
         self._info_text = (key, text)
         return text
+
+    def _clock_key(self) -> tuple[Any, ...] | None:
+        """What the clocks' view is made from: their state, and the time to a tenth of a
+        second while a turn's time runs (its seconds left are sent)."""
+        clocks = self.room_state.clocks
+        if clocks is None:
+            return None
+        running = None if clocks.deadline is None else round(self.ports.clock.wall(), 1)
+        return (tuple(clocks.reserves), tuple(clocks.timeouts), clocks.turn, running)
 
     def _text(self, texts: StateTexts, seat: int | None) -> str:
         """The state message to ``seat`` (None: a spectator, shown the public view alone)."""
@@ -514,16 +559,24 @@ class Room:
             await self._apply(move_seat=seat, move=move)
         self.wake_computers()
 
-    async def _apply(self, *, move_seat: int, move: Move) -> None:
+    async def _apply(self, *, move_seat: int, move: Move, timed_out: bool = False) -> None:
         """Play a move, store it durably, then tell everybody (lock held). A person's illegal
         move is refused (the engine names why) and changes nothing; a move storage refuses
-        is undone, so memory and storage agree, and refused as ``storage_failed``."""
+        is undone, so memory and storage agree, and refused as ``storage_failed``. With a
+        clock, the mover's time stops and the next person's runs, stored with the move;
+        ``timed_out``: the server played it, the seat's time having run out."""
         if self.replica:  # the room was lost to another process meanwhile
             raise Refusal(*RESTARTING)
         state = self.room_state
         saved = state.save()
         applied = state.apply(MoveChange(move_seat, move))
         assert isinstance(applied.event, Play), "a move's event is its Play"
+        clocks = state.clocks
+        if clocks is not None:
+            now = self.ports.clock.wall()
+            if state.match.is_person(move_seat):
+                clocks.moved(move_seat, now, timed_out=timed_out)
+            self._run_clock(now)
         write = MoveWrite.of(
             state.match_id,
             applied.first,
@@ -532,11 +585,94 @@ class Room:
             state.game,
             state.hands_stored,
             fence=self.replication.fence(self.id),
+            clock=None if clocks is None else clocks.to_dict(),
         )
         await self._store(saved, "a move", self.ports.store.write(write))
         state.hands_stored += len(write.hands)
         await self._tell(applied)
         self.broadcast(applied.event, applied.hand_ended)
+        self._schedule_clock()
+
+    # -- the clock
+
+    def _run_clock(self, now: float) -> bool:
+        """Run the clock of the seat to move, if a person's and every person seat is taken
+        (a table starts once full); else nobody's. Whether anything changed."""
+        clocks = self.room_state.clocks
+        if clocks is None:
+            return False
+        before = clocks.to_dict()
+        seat = self.game.to_move
+        full = all(state.level is not None or state.token_hash is not None for state in self.seats)
+        if seat is not None and full and self.room_state.match.is_person(seat):
+            clocks.start(seat, now)
+        else:
+            clocks.stop(now)
+        return clocks.to_dict() != before
+
+    async def clock_turn(self) -> None:
+        """Start (or stop) the clock for the position as it is, outside a move: a table just
+        full, a rematch, a take back. Stored, told to the other processes, then shown (lock
+        held)."""
+        state = self.room_state
+        if state.clocks is None or self.replica or not self._run_clock(self.ports.clock.wall()):
+            return
+        clock = state.clocks.to_dict()
+        await self.ports.store.set_clock(state.match_id, clock, self.replication.fence(self.id))
+        await self.replication.tell(self.id, {"kind": "clock", "clock": clock})
+        self._schedule_clock()
+
+    def stop_clock(self) -> None:
+        """The room leaves memory: its deadline is enforced when it is loaded again."""
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+
+    def wake_clock(self) -> None:
+        """Enforce the stored deadline (a room just loaded or taken over: the deadline may
+        have passed while no process held it, and the timeout is played at once)."""
+        self._schedule_clock()
+
+    def _schedule_clock(self) -> None:
+        task = self._clock_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self._clock_task = None
+        clocks = self.room_state.clocks
+        if clocks is None or clocks.deadline is None or clocks.turn is None or self.replica:
+            return
+        work = self._time_out(clocks.turn, clocks.deadline, self.position)
+        self._clock_task = asyncio.get_running_loop().create_task(work)
+
+    async def _time_out(self, seat: int, deadline: float, asked_at: tuple[int, int]) -> None:
+        """At ``deadline``, if ``seat`` has still not moved, play for it (once: the position
+        must be the one the deadline was set for, and the move is stored under the owner's
+        fence like any other)."""
+        clock = self.ports.clock
+        failures = 0
+        while True:
+            await clock.sleep(max(0.0, deadline - clock.wall()))
+            async with self.lock:
+                clocks = self.room_state.clocks
+                if (
+                    self.replica
+                    or self.position != asked_at
+                    or clocks is None
+                    or (clocks.turn, clocks.deadline) != (seat, deadline)
+                ):
+                    return
+                move = timeout_move(self.game.legal_moves())
+                try:
+                    await self._apply(move_seat=seat, move=move, timed_out=True)
+                except Refusal:  # storage failed; the move was taken back: try again
+                    failures += 1
+                else:
+                    for client in self.clients:
+                        if client.joined:
+                            client.send(TimeoutMessage(seat=seat, timeouts=clocks.timeouts[seat]))
+                    break
+            deadline = clock.wall() + self.ports.timings.storage_retry(failures)
+        self.wake_computers()
 
     async def _store(self, saved: Saved, what: str, writing: Coroutine[Any, Any, None]) -> None:
         """Await a write of what was applied since ``saved``; if storage refuses it, go back
@@ -558,6 +694,9 @@ class Room:
             event: dict[str, Any] = {"kind": "take_back", "count": len(texts)}
         else:
             event = {"kind": "move", "move": texts[0]}
+        clocks = self.room_state.clocks
+        if clocks is not None:
+            event["clock"] = clocks.to_dict()
         await self.replication.tell(
             self.id, {**event, "match": self.room_state.match_id, "number": number}
         )
@@ -597,6 +736,8 @@ class Room:
             await self._tell(applied)
             assert isinstance(applied.event, TakeBack), "a take back's event is the last taken"
             self.broadcast(applied.event)
+            with contextlib.suppress(Refusal):  # the clock starts at the next move else
+                await self.clock_turn()
 
     # -- table talk
 
@@ -721,6 +862,8 @@ class Room:
             self.room_state.apply(NewMatch(match_id, game, seed))  # stored: nothing to undo
             await self.replication.tell(self.id, {"kind": "match"})
             self.broadcast()
+            with contextlib.suppress(Refusal):  # the clock starts at the next move else
+                await self.clock_turn()
         self.wake_computers()
 
     # -- computer players
@@ -766,7 +909,11 @@ class Room:
             await self.ports.store.back(self.ports.timings.storage_retry(failures))
 
     async def close(self) -> None:
-        tasks = [task for task in (self._computers, *self._hints.values()) if task is not None]
+        tasks = [
+            task
+            for task in (self._computers, self._clock_task, *self._hints.values())
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:

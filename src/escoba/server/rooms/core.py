@@ -24,6 +24,7 @@ from ...play.local_match import LocalMatch, LocalMatchError
 from ...records import TAKE_BACK
 from ...rules import RULESETS, RuleSet
 from ..errors import Refusal
+from .clocks import SeatClocks, TimeControl
 
 __all__ = [
     "Applied",
@@ -59,6 +60,8 @@ class TableSettings:
     listed: bool = False
     watchable: bool = True
     language: str = "en"
+    clock: TimeControl | None = None
+    """The time control of its person seats (None: no clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,7 @@ class Saved:
     match_number: int
     moves_stored: int
     hands_stored: int
+    clocks: dict[str, Any] | None = None
 
 
 class RoomState:
@@ -126,11 +130,19 @@ class RoomState:
         match_id: int,
         match_number: int,
         table: TableSettings = TableSettings(),
+        clocks: SeatClocks | None = None,
     ) -> None:
         self.seats = seats
         self.table = table
         self.match_number = match_number
         self.play_on(match, match_id)
+        self.clocks = clocks if clocks is not None else self.fresh_clocks()
+        """Its person seats' clocks in this match (None: no time control)."""
+
+    def fresh_clocks(self) -> SeatClocks | None:
+        """The clocks of a match beginning (None: no time control)."""
+        control = self.table.clock
+        return None if control is None else SeatClocks.new(control, len(self.seats))
 
     def play_on(self, match: LocalMatch, match_id: int) -> None:
         """Play ``match``, stored as ``match_id``: what is stored already follows
@@ -166,6 +178,7 @@ class RoomState:
         first = self.moves_stored
         if isinstance(change, NewMatch):
             self.play_on(local_match_of(change.game, self.seats, change.seed), change.match_id)
+            self.clocks = self.fresh_clocks()
             self.match_number += 1
             return Applied(first=0, stored=(), hand=0, event=None)
         if isinstance(change, MoveChange):
@@ -224,6 +237,7 @@ class RoomState:
             self.match_number,
             self.moves_stored,
             self.hands_stored,
+            None if self.clocks is None else self.clocks.to_dict(),
         )
 
     def restore(self, saved: Saved) -> None:
@@ -233,6 +247,8 @@ class RoomState:
         self.match_number = saved.match_number
         self.moves_stored = saved.moves_stored
         self.hands_stored = saved.hands_stored
+        if self.table.clock is not None:
+            self.clocks = SeatClocks.of(self.table.clock, len(self.seats), saved.clocks)
 
     def seat_taken(self, seat: int, nickname: str, token_hash: str) -> None:
         """Someone took ``seat`` (stored already)."""

@@ -51,6 +51,9 @@ class MoveStore(Protocol):
     ) -> int:
         """Store a rematch; its match id."""
 
+    async def set_clock(self, match_id: int, clock: dict[str, Any], fence: int | None) -> None:
+        """Store a match's clocks (a turn's time began to run outside a move)."""
+
     async def seats(self, room_id: str) -> Sequence[SeatRow]:
         """The room's seats as stored."""
 

@@ -25,12 +25,13 @@ from ...game import Game
 from ...rules import RuleSet
 from ..computers import Thinkers
 from ..config import DEFAULT_SETTINGS, Settings
-from ..errors import Refusal, StorageUnavailable
+from ..errors import Refusal, StaleFence, StorageUnavailable
 from ..nicknames import NicknameError, clean_nickname
 from ..protocol import CreateRoom, JoinRoom, SeatTicket
 from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
 from ..storage.writer import MoveWriter
 from .actor import Room
+from .clocks import CLOCK_PRESETS, SeatClocks, TimeControl
 from .core import RoomState, SeatState, TableSettings, local_match_of, new_seed, rules_of
 from .ports import Alone, Listings, Ports, Replication, Unlisted
 
@@ -66,6 +67,9 @@ class SiteMembership(Replication, Protocol):
 
     async def leave(self) -> None: ...
 
+
+QUICK_MATCH_CLOCK: Final = "standard"
+"""The time control of a quick match's room: strangers play against a clock."""
 
 STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
@@ -209,6 +213,7 @@ class Registry:
         ]
         for room_id in idle:
             room = self.rooms.pop(room_id)
+            room.stop_clock()
             if self.site is not None:
                 self.site.let_go(room)
         return len(idle)
@@ -247,8 +252,10 @@ class Registry:
                 loading.set_result(room)
                 self.rooms[room_id] = room
                 # Rooms are loaded when someone comes (never all at start): a computer
-                # whose turn it was when the room left memory, or the server stopped, moves
+                # whose turn it was when the room left memory, or the server stopped, moves;
+                # a deadline that passed meanwhile is enforced
                 room.wake_computers()
+                room.wake_clock()
                 return room
             finally:
                 del self._loading[room_id]
@@ -271,12 +278,14 @@ class Registry:
                 raise Refusal("not_found", "no room has this link", 404)
             seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
             row = stored.room
+            control = None if row.clock is None else TimeControl(**row.clock)
             state = RoomState(
                 seats,
                 local_match_of(stored.game, seats, stored.match.seed),
                 stored.match.id,
                 stored.match.number,
-                TableSettings(row.listed, row.watchable, row.language),
+                TableSettings(row.listed, row.watchable, row.language, control),
+                None if control is None else SeatClocks.of(control, len(seats), stored.match.clock),
             )
             room = Room(self.ports, self.rooms, room_id, state)
             if site is not None:
@@ -386,7 +395,9 @@ class Registry:
         if seat not in people:
             raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
         nickname = _nickname(request.nickname)
-        table = TableSettings(request.listed, request.watchable, request.language)
+        clock = request.clock
+        control = None if clock is None else TimeControl(clock.per_move, clock.reserve)
+        table = TableSettings(request.listed, request.watchable, request.language, control)
         tickets = await self._open(
             rules, request.partnerships, levels, {seat: nickname}, table, address
         )
@@ -408,7 +419,7 @@ class Registry:
         rules = rules_of(preset, {})
         levels = [None] * len(nicknames) + [level] * (players - len(nicknames))
         people = {seat: _nickname(nickname) for seat, nickname in enumerate(nicknames)}
-        table = TableSettings(listed=True, watchable=True, language=language)
+        table = TableSettings(True, True, language, CLOCK_PRESETS[QUICK_MATCH_CLOCK])
         return await self._open(rules, players == 4, levels, people, table, address)
 
     async def _open(
@@ -441,6 +452,7 @@ class Registry:
                 listed=table.listed,
                 watchable=table.watchable,
                 language=table.language,
+                clock=None if table.clock is None else table.clock.to_dict(),
             )
             for seat, nickname in people.items():
                 await self.stored(self.storage.take_seat, room_id, seat, nickname, tokens[seat])
@@ -483,6 +495,8 @@ class Registry:
                 raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
             room.room_state.seat_taken(seat, nickname, hash_token(token))
             room.claimed()
+            with contextlib.suppress(Refusal):  # the clock starts at its next change else
+                await room.clock_turn()  # a full table starts: the clock runs
             room.broadcast()
             await self.ports.replication.tell(room.id, {"kind": "seats"})
         return SeatTicket(room=room_id, seat=seat, token=token, invite=f"/room/{room_id}")
@@ -529,6 +543,13 @@ class StoredRooms:
             registry.storage.new_match, room_id, number, game, seed, fence=fence
         )
         return match.id
+
+    async def set_clock(self, match_id: int, clock: dict[str, Any], fence: int | None) -> None:
+        registry = self._registry
+        try:
+            await registry.stored(registry.storage.set_clock, match_id, clock, fence=fence)
+        except StaleFence:  # another process owns the room now: it runs the clock
+            log.info("match %d: its clock is another process's now", match_id)
 
     async def seats(self, room_id: str) -> Sequence[SeatRow]:
         registry = self._registry

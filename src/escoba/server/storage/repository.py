@@ -214,6 +214,8 @@ class MoveWrite:
     fence: int | None = None
     """The fencing token of the room's owner (see ``leases``): the move is stored only while
     it is the room's fence. None when one process serves the site: no check."""
+    clock: dict[str, Any] | None = None
+    """The match's clocks after the move (a room with a time control)."""
 
     @classmethod
     def of(
@@ -226,6 +228,7 @@ class MoveWrite:
         known: int,
         *,
         fence: int | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> MoveWrite:
         """The write for a move just played in ``game`` (``play`` is the event the engine
         returned for it); ``known`` hands are stored already; ``fence`` the owner's token.
@@ -239,7 +242,9 @@ class MoveWrite:
                 (n, entries[n]["dealer"], entries[n]["deals"]) for n in range(known, len(entries))
             ]
         finished = (play.winner, list(game.totals)) if play.winner is not None else None
-        return cls(match_id, number, hand, play.seat, str(play.move), tuple(hands), finished, fence)
+        return cls(
+            match_id, number, hand, play.seat, str(play.move), tuple(hands), finished, fence, clock
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +369,7 @@ class Storage:
         listed: bool = False,
         watchable: bool = True,
         language: str = "en",
+        clock: dict[str, float] | None = None,
     ) -> MatchRow:
         """A new room and its first match; ``listed``: an open table (see ``RoomRow``)."""
         with self._session() as session:
@@ -376,6 +382,7 @@ class Storage:
                     listed=listed,
                     watchable=watchable,
                     language=language,
+                    clock=clock,
                 )
             )
             session.add_all(
@@ -509,6 +516,20 @@ class Storage:
                         .where(MatchRow.id == w.match_id)
                         .values(finished_at=moment, winner=winner, totals=totals)
                     )
+                if w.clock is not None:
+                    connection.execute(
+                        update(MatchRow).where(MatchRow.id == w.match_id).values(clock=w.clock)
+                    )
+
+    @_store
+    def set_clock(self, match_id: int, clock: dict[str, Any], *, fence: int | None = None) -> None:
+        """Store a match's clocks (a turn's time began to run), under ``fence`` as moves are."""
+        if fence is not None:
+            _check_token(fence)
+        with self.engine.begin() as connection:
+            if fence is not None:
+                self._check_fences(connection, {(match_id, fence)})
+            connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(clock=clock))
 
     @staticmethod
     def _check_fences(connection: Connection, fenced: Collection[tuple[int, int]]) -> None:

@@ -48,6 +48,8 @@ class RoomRow(Base):
     """Its matches may be watched from the lobby once every seat is taken (an open table)."""
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     """Its creator's language, shown in the lobby."""
+    clock: Mapped[dict[str, float] | None] = mapped_column(JSON)
+    """Its time control, ``{"per_move", "reserve"}`` in seconds; None: no clock."""
 
 
 class SeatRow(Base):
@@ -86,6 +88,10 @@ class MatchRow(Base):
     totals: Mapped[list[int] | None] = mapped_column(JSON)
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Made public by one of its players once finished: anyone may then list and replay it."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """Its clocks (a room with a time control): each seat's reserve and timeouts in a row, and
+    the running turn's seat, start and deadline (seconds since the epoch), stored with every
+    move so that any process enforces the same deadline."""
 
 
 class HandRow(Base):

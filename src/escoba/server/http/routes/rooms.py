@@ -24,7 +24,8 @@ from ....rules import (
     preset_name,
 )
 from ...errors import Refusal
-from ...protocol import CreateRoom, JoinRoom, RoomInfo, SeatTicket
+from ...protocol import CLOCK_BOUNDS, CreateRoom, JoinRoom, RoomInfo, SeatTicket
+from ...rooms.clocks import CLOCK_PRESETS
 from ..deps import Address, Rooms
 
 __all__ = ["router"]
@@ -70,6 +71,9 @@ async def presets() -> dict[str, Any]:
         },
         "options": options,
         "levels": list(LEVELS),
+        # the time controls the lobby offers by name, and the bounds of any other
+        "clocks": {name: control.to_dict() for name, control in CLOCK_PRESETS.items()},
+        "clock_bounds": {part: list(bounds) for part, bounds in CLOCK_BOUNDS.items()},
         # each level's rating, as people read it, in the presets whose game is rated
         "ratings": {name: _ratings(rules) for name, rules in RULESETS.items() if rated_game(rules)},
     }

@@ -1,16 +1,18 @@
-"""Table talk in a real browser (issue 33, "Table talk"): a quick phrase one person picks shows
+"""Table talk and clocks in a real browser (issue 33): a quick phrase one person picks shows
 on the other's screen in their own language, naming who said it; free text at a private table
 is shown as text, never as markup; a muted person's talk shows no more; a spectator reads but
-has nothing to say with. One screen is a phone.
+has nothing to say with (one screen is a phone). A table's clock runs on the seat to move for
+everybody, red in its last seconds, and when it is out a card is played for that seat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
-from web_browser import Server, person_room, sit_down
+from web_browser import Server, person_room, press_play, sit_down
 
 TIMEOUT = 20_000  # ms
 
@@ -72,3 +74,46 @@ def test_two_people_talk_at_a_private_table(chromium: Any, server: Server) -> No
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_seat_to_move_sees_its_time_run_out(chromium: Any, server: Server) -> None:
+    """A table of 5 s a move and no reserve: both people see the seat to move's clock run,
+    red in its last seconds; when it is out, the server plays a card for that seat and both
+    are told so. (The wait is the table's own clock: 5 s.)"""
+    room, tokens = person_room(server, clock={"per_move": 5, "reserve": 0})
+    contexts = [chromium.new_context(viewport={"width": 1280, "height": 800}) for _ in range(2)]
+    try:
+        ana, bea = (context.new_page() for context in contexts)
+        sit_down(ana, server, room, 0, tokens[0])
+        sit_down(bea, server, room, 1, tokens[1])
+        running = ana.locator(".seat-clock[data-running=true]")
+        expect(running).to_have_count(1, timeout=TIMEOUT)
+        mover = int((running.get_attribute("data-testid") or "clock-0").split("-")[1])
+        for page in (ana, bea):
+            clock = page.get_by_test_id(f"clock-{mover}")
+            expect(clock).to_have_attribute("data-running", "true", timeout=TIMEOUT)
+            expect(clock).to_have_class("seat-clock low")  # 5 s or less from the start
+            expect(clock).to_be_in_viewport()
+        for page in (ana, bea):
+            expect(page.locator(".toast.info")).to_contain_text("time ran out", timeout=TIMEOUT)
+            expect(page.get_by_test_id(f"clock-{mover}")).to_have_attribute("data-running", "false")
+            expect(page.get_by_test_id(f"clock-{1 - mover}")).to_have_attribute(
+                "data-running", "true"
+            )
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_clock_is_chosen_when_a_game_is_made(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.get_by_test_id("nickname").fill("Ana")
+    page.get_by_test_id("clock").select_option("custom")
+    page.get_by_test_id("clock-per-move").fill("30")
+    page.get_by_test_id("clock-reserve").fill("90")
+    room = press_play(page, server)
+    info = httpx.get(server.url + f"/api/rooms/{room}").json()
+    assert (info["clock"]["per_move"], info["clock"]["reserve"]) == (30.0, 90.0)
+    page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
+    # against a computer, the person's clock shows beside their name
+    expect(page.locator(".seat-clock")).to_have_count(1, timeout=TIMEOUT)
