@@ -60,7 +60,7 @@ ERROR_CODES: Final = (
     "match_not_over", "match_over", "network", "not_against_computers", "not_joined",
     "not_seated", "not_your_turn", "nothing_to_take_back", "rate_limited", "room_full",
     "restarting", "room_reloaded", "seat_taken", "server_busy", "storage_failed",
-    "talk_too_fast", "no_free_text", "bad_text",
+    "talk_too_fast", "no_free_text", "bad_text", "nobody_left", "not_abandoned",
 )  # fmt: skip
 """The refusals the pages say in the reader's language (``error.<code>``); any other code
 shows the server's own message. ``network`` is the page's own: the server cannot be reached."""

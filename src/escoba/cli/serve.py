@@ -161,6 +161,17 @@ def serve_command(
             "free seats with computers (they may keep waiting).",
         ),
     ] = 20.0,
+    abandon_after: Annotated[
+        float,
+        typer.Option(
+            "--abandon-after",
+            min=5.0,
+            max=3600.0,
+            metavar="SECONDS",
+            help="How long a player may be away (no connection) before their seat is "
+            "abandoned: the others may then give it to a computer or claim the match.",
+        ),
+    ] = 60.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -207,7 +218,7 @@ def serve_command(
         origins=tuple(origins),
         redis_url=redis,
         redis_prefix=redis_prefix,
-        timings=Timings(quick_match_wait=quick_match_wait),
+        timings=Timings(quick_match_wait=quick_match_wait, abandon_after=abandon_after),
     )
     try:
         application = create_app(settings)

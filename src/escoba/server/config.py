@@ -145,6 +145,9 @@ class Timings:
     owner_retry: float = 0.25
     """A play sent through a replica while its room's owner is being replaced looks for the
     new owner this often."""
+    abandon_after: float = 60.0
+    """A taken person seat with no connection this long is abandoned (``escoba serve
+    --abandon-after``): the others may give it to a computer, or claim the match."""
     quick_match_wait: float = 20.0
     """A person waiting for a quick match is told after this long that they may fill the free
     seats with computers (``escoba serve --quick-match-wait``)."""

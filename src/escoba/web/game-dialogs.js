@@ -29,8 +29,11 @@ export function winnerText({ room, match }) {
   if (match.winner === null || match.winner === undefined) return "";
   const mine = room.sides[match.winner]?.includes(match.seat);
   const name = sideName(room, match.winner, match.seat);
-  if (mine) return room.sides[match.winner].length > 1 ? t("game.winner_you_partner", { name }) : t("game.winner_you");
-  return t(room.sides[match.winner]?.length > 1 ? "game.winner_side" : "game.winner", { name });
+  let text;
+  if (mine) text = room.sides[match.winner].length > 1 ? t("game.winner_you_partner", { name }) : t("game.winner_you");
+  else text = t(room.sides[match.winner]?.length > 1 ? "game.winner_side" : "game.winner", { name });
+  // a match claimed: the other side left the table
+  return room.ended ? `${text} ${t("game.won_by_abandonment")}` : text;
 }
 
 function headRow(room, mySeat, first) {

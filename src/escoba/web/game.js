@@ -37,6 +37,8 @@
 //                               r rules, s score pad
 //   winner, rematch-button      when the match is over
 //   talk-button, talk-panel, phrase-<id>, talk-bubble, ...   table talk: see game-talk.js
+//   abandoned-banner, replace-seat, claim-match   a seat abandoned: see game-abandon.js
+//   clock-<seat>                a seat's clock: see game-clock.js
 // Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
 
 import { mountHeader } from "./header.js";
@@ -53,6 +55,7 @@ import { drawSoundButton, eventEffects, toggleSound } from "./game-effects.js";
 import { wakeSound } from "./sound.js";
 import { drawTalk, heardTalk, retranslateTalk, setUpTalk } from "./game-talk.js";
 import { followClock } from "./game-clock.js";
+import { drawAbandoned, setUpAbandoned, withEnd } from "./game-abandon.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -163,6 +166,7 @@ function draw() {
   const { room, match } = state;
   byId("game-name").textContent = rulesName(room.preset, room.rules);
   drawTalk(room, match.seat);
+  drawAbandoned(state);
   const mine = myTurn();
   byId("hint-button").disabled = !mine || ui.paused;
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
@@ -228,7 +232,7 @@ function arrived(message) {
 function receiveState(message) {
   const previous = state;
   const before = previous ? board.snapshot() : null;
-  state = { room: message.room, match: message.match };
+  state = withEnd({ room: message.room, match: message.match }); // a claimed match is over
   const { match } = state;
   ui.sent = false;
   if (message.event || previous?.match.to_move !== match.to_move || match.over) clearToast();
@@ -608,9 +612,11 @@ function start() {
   byId("hint-text").addEventListener("click", closeHint);
   byId("skip-to-hand").addEventListener("click", focusHand);
   byId("sound-button").addEventListener("click", toggleSound);
-  setUpTalk(roomId, (message) => {
+  const sendOrSay = (message) => {
     if (!socket?.send(message)) toast(t("game.not_connected"));
-  });
+  };
+  setUpTalk(roomId, sendOrSay);
+  setUpAbandoned(sendOrSay);
   drawSoundButton();
   // Browsers start audio only after the page had a click or a key.
   for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeSound, { once: true, capture: true });

@@ -27,6 +27,7 @@ __all__ = [
     "MAX_TALK",
     "PHRASES",
     "CancelSeekMessage",
+    "ClaimMessage",
     "ClientMessage",
     "ClockSpec",
     "ClockView",
@@ -42,6 +43,7 @@ __all__ = [
     "JoinRoom",
     "Language",
     "LobbyMessage",
+    "MatchEnd",
     "MatchSummary",
     "MatchView",
     "MoveView",
@@ -50,6 +52,7 @@ __all__ = [
     "PlayMessage",
     "PongMessage",
     "RematchMessage",
+    "ReplaceMessage",
     "ReplayStep",
     "RoomInfo",
     "SaidMessage",
@@ -148,6 +151,20 @@ class RematchMessage(_Message):
     type: Literal["rematch"]
 
 
+class ReplaceMessage(_Message):
+    """A computer of ``level`` takes the seat its player abandoned; the match goes on."""
+
+    type: Literal["replace"]
+    seat: int = Field(ge=0, le=3)
+    level: RequestedLevel = "medium"
+
+
+class ClaimMessage(_Message):
+    """Claim the match: every person of the other side has abandoned it."""
+
+    type: Literal["claim"]
+
+
 class PingMessage(_Message):
     type: Literal["ping"]
 
@@ -193,7 +210,9 @@ ClientMessage = Annotated[
     | HintRequest
     | RematchMessage
     | PingMessage
-    | SayMessage,
+    | SayMessage
+    | ReplaceMessage
+    | ClaimMessage,
     Field(discriminator="type"),
 ]
 _CLIENT_MESSAGE: Final[TypeAdapter[ClientMessage]] = TypeAdapter(ClientMessage)
@@ -287,6 +306,16 @@ class SeatInfo(_Message):
     taken: bool
     connected: bool
     """A person is connected to this seat now (always True for computer seats)."""
+    abandoned: bool = False
+    """Its person is gone: away longer than the grace period, or three timeouts in a row. The
+    others may give the seat to a computer (``replace``) or claim the match (``claim``)."""
+
+
+class MatchEnd(_Message):
+    """A match won by abandonment: ``winner`` (side) claimed it, the other side having left."""
+
+    reason: Literal["abandoned"]
+    winner: int
 
 
 class ClockView(_Message):
@@ -320,6 +349,8 @@ class RoomInfo(_Message):
     """An open table, listed in the lobby (else private: found by its link only)."""
     clock: ClockView | None = None
     """The table's time control and its seats' clocks (None: no clock)."""
+    ended: MatchEnd | None = None
+    """How the match ended other than by its score (claimed: the other side abandoned it)."""
 
 
 class TableSeat(_Message):

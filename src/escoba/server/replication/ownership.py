@@ -25,10 +25,12 @@ from ..config import Clock, Timings
 from ..errors import RESTARTING, BusUnavailable, Refusal, StaleFence
 from ..lobby import OpenTables, QuickMatch
 from ..protocol import (
+    ClaimMessage,
     ErrorMessage,
     PairedMessage,
     PlayMessage,
     RematchMessage,
+    ReplaceMessage,
     SaidMessage,
     TableListing,
     TakeBackMessage,
@@ -320,8 +322,15 @@ class Site:
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < len(room.seats)):
                 raise Refusal("bad_seat", f"no seat {seat!r} in this room")
             message = parse_client_message(json.dumps(request.get("message")))
-            if not isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
-                raise Refusal("bad_message", "only plays, take backs and rematches are sent on")
+            if not isinstance(
+                message,
+                PlayMessage | TakeBackMessage | RematchMessage | ReplaceMessage | ClaimMessage,
+            ):
+                raise Refusal(
+                    "bad_message",
+                    "only plays, take backs, rematches and decisions for abandoned seats are "
+                    "sent on",
+                )
             room.last_active = self.hub.clock.now()
             await room.act(seat, message)
         except Refusal as refusal:
@@ -352,6 +361,12 @@ class Site:
         elif kind == "clock":  # the owner started or stopped a turn's time
             if self.follows(room_id):
                 room.follow_clock(event.get("clock"), show=True)
+        elif kind == "abandoned":  # the owner says who has abandoned the room
+            if self.follows(room_id):
+                room.follow_abandoned(event.get("seats"))
+        elif kind == "ended":  # the owner ended the match: claimed
+            if self.follows(room_id):
+                room.follow_end(event.get("winner"))
         elif kind == "presence":
             self.hub.in_background(self._read_presence(room))
         elif kind == "seats":

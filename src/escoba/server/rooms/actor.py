@@ -33,6 +33,7 @@ from ..errors import RESTARTING, Refusal, StaleFence
 from ..nicknames import clean_line
 from ..protocol import (
     MAX_TALK,
+    ClaimMessage,
     ClockSpec,
     ClockView,
     ErrorMessage,
@@ -40,10 +41,12 @@ from ..protocol import (
     HintReply,
     HintRequest,
     JoinMessage,
+    MatchEnd,
     PingMessage,
     PlayMessage,
     PongMessage,
     RematchMessage,
+    ReplaceMessage,
     RoomInfo,
     SaidMessage,
     SayMessage,
@@ -71,7 +74,7 @@ from .core import (
     local_match_of,
     new_seed,
 )
-from .ports import Ports
+from .ports import Intention, Ports
 
 __all__ = ["TALK_KEPT", "Room"]
 
@@ -79,6 +82,8 @@ log = logging.getLogger("escoba.server")
 
 TALK_KEPT: Final = 20
 """The last things said at a table, sent to whoever joins it."""
+TIMEOUTS_TO_ABANDON: Final = 3
+"""Timeouts in a row after which a seat is abandoned."""
 
 
 class Room:
@@ -105,6 +110,11 @@ class Room:
         self._computers: asyncio.Task[None] | None = None
         self._clock_task: asyncio.Task[None] | None = None
         """Waits for the running turn's deadline, to play a move for its seat."""
+        self._away_since: dict[int, float] = {}
+        """When each taken person seat was last seen leaving (no connection anywhere)."""
+        self._grace_task: asyncio.Task[None] | None = None
+        self._abandoned: frozenset[int] = frozenset()
+        """The seats abandoned, as last shown (a replica: as its owner said)."""
         self._background: set[asyncio.Task[None]] = set()
         self._hints: dict[int, asyncio.Task[None]] = {}
         """The hint being worked out for each seat, if any."""
@@ -270,13 +280,17 @@ class Room:
                     nickname=state.nickname,
                     taken=state.level is not None or state.token_hash is not None,
                     connected=state.level is not None or seat in online,
+                    abandoned=seat in self._abandoned,
                 )
                 for seat, state in enumerate(self.seats)
             ],
             match_number=self.match_number,
-            status="over" if game.is_over() else "playing",
+            status="over" if self.room_state.over else "playing",
             listed=self.room_state.table.listed,
             clock=self._clock_view(),
+            ended=None
+            if self.room_state.ended is None
+            else MatchEnd(reason="abandoned", winner=self.room_state.ended),
         )
 
     def _clock_view(self) -> ClockView | None:
@@ -304,7 +318,8 @@ class Room:
             for seat, state in enumerate(self.seats)
             if state.level is None and state.token_hash is None
         ]
-        if not table.listed or game.is_over() or not online or not (free or table.watchable):
+        over = self.room_state.over
+        if not table.listed or over or not online or not (free or table.watchable):
             return None
         preset, changes = nearest_preset(game.rules)
         return TableListing(
@@ -344,7 +359,7 @@ class Room:
                 self.ports.lobby.let_go(self.id)
             return
         key = (
-            self.game.is_over(),
+            self.room_state.over,
             self.match_number,
             frozenset(self.online() | self.replication.online_elsewhere(self.id)),
             tuple((state.nickname, state.token_hash is None) for state in self.seats),
@@ -366,6 +381,8 @@ class Room:
             tuple((state.level, state.nickname, state.token_hash is None) for state in self.seats),
             frozenset(self.online() | self.replication.online_elsewhere(self.id)),
             self._clock_key(),
+            self._abandoned,
+            self.room_state.ended,
         )
         kept = self._info_text
         if kept is not None and kept[0] == key:
@@ -395,7 +412,8 @@ class Room:
     def broadcast(self, event: Event | TakeBack | None = None, hand_ended: bool = False) -> None:
         """Send every joined connection its seat's state, ``event`` having led to it. What
         every seat sees is encoded once; each seat's own part once however many connections
-        that seat has. The room's lobby entry follows."""
+        that seat has. The room's lobby entry follows, and who has abandoned it."""
+        self._track_presence()
         self._relist()
         joined = [client for client in self.clients if client.joined]
         if not joined:
@@ -433,7 +451,9 @@ class Room:
             self._ask_hint(client, message)
         elif isinstance(message, SayMessage):
             await self._say(client, message)
-        elif isinstance(message, PlayMessage | TakeBackMessage | RematchMessage):
+        elif isinstance(
+            message, PlayMessage | TakeBackMessage | RematchMessage | ReplaceMessage | ClaimMessage
+        ):
             if self.replica:
                 await self.replication.forward(self.id, client.seat, message)
                 return
@@ -448,9 +468,7 @@ class Room:
         else:  # pragma: no cover - the protocol's union is exhaustive
             raise Refusal("bad_message", f"unknown message {message!r}")
 
-    async def act(
-        self, seat: int | None, message: PlayMessage | TakeBackMessage | RematchMessage
-    ) -> None:
+    async def act(self, seat: int | None, message: Intention) -> None:
         """Act on an intention of ``seat`` (None: a spectator), whichever process's
         connection sent it; only the owner acts."""
         if self.replica:
@@ -459,8 +477,12 @@ class Room:
             await self._play(seat, message)
         elif isinstance(message, TakeBackMessage):
             await self._take_back(seat)
-        else:
+        elif isinstance(message, RematchMessage):
             await self._rematch(seat)
+        elif isinstance(message, ReplaceMessage):
+            await self._give_seat(seat, message)
+        else:
+            await self._claim(seat)
 
     async def _join(self, client: Client, message: JoinMessage | WatchMessage) -> None:
         if client.joined:
@@ -542,7 +564,7 @@ class Room:
     async def _play(self, seat: int | None, message: PlayMessage) -> None:
         async with self.lock:
             game = self.game
-            if game.is_over():
+            if self.room_state.over:
                 raise Refusal("match_over", "the match is over: start a rematch to play again")
             if seat is None:
                 raise Refusal("not_seated", "spectators cannot play")
@@ -604,7 +626,8 @@ class Room:
         before = clocks.to_dict()
         seat = self.game.to_move
         full = all(state.level is not None or state.token_hash is not None for state in self.seats)
-        if seat is not None and full and self.room_state.match.is_person(seat):
+        going = self.room_state.ended is None
+        if seat is not None and full and going and self.room_state.match.is_person(seat):
             clocks.start(seat, now)
         else:
             clocks.stop(now)
@@ -721,7 +744,7 @@ class Room:
                     "not_against_computers",
                     "moves are taken back only in a room where every other seat is a computer",
                 )
-            if state.game.is_over():
+            if state.over:
                 raise Refusal("match_over", "the match is over: no move can be taken back")
             saved = state.save()
             applied = state.apply(TakeBackChange(seat))
@@ -738,6 +761,132 @@ class Room:
             self.broadcast(applied.event)
             with contextlib.suppress(Refusal):  # the clock starts at the next move else
                 await self.clock_turn()
+
+    # -- seats nobody abandons
+
+    def _track_presence(self) -> None:
+        """Note when each taken person seat lost its last connection (or was back), and
+        wait for the end of the grace period of the first one away (the owner does)."""
+        if self.replica:
+            return
+        online = self.online() | self.replication.online_elsewhere(self.id)
+        now = self.ports.clock.now()
+        for seat, state in enumerate(self.seats):
+            if state.level is not None or state.token_hash is None or seat in online:
+                self._away_since.pop(seat, None)
+            else:
+                self._away_since.setdefault(seat, now)
+        abandoned = self._find_abandoned(now)
+        if abandoned != self._abandoned:
+            self._abandoned = abandoned
+            self._in_background(
+                self.replication.tell(self.id, {"kind": "abandoned", "seats": sorted(abandoned)})
+            )
+        waiting = [since for seat, since in self._away_since.items() if seat not in self._abandoned]
+        if self._grace_task is not None and self._grace_task is not asyncio.current_task():
+            self._grace_task.cancel()
+        self._grace_task = None
+        if waiting and not self.room_state.over:
+            wake = min(waiting) + self.ports.timings.abandon_after
+            work = self._after_grace(wake)
+            self._grace_task = asyncio.get_running_loop().create_task(work)
+
+    def _find_abandoned(self, now: float) -> frozenset[int]:
+        """Taken person seats gone longer than the grace period, or timed out three times
+        in a row (nobody abandons a match that is over)."""
+        if self.room_state.over:
+            return frozenset()
+        grace = self.ports.timings.abandon_after
+        clocks = self.room_state.clocks
+        return frozenset(
+            seat
+            for seat, state in enumerate(self.seats)
+            if state.level is None
+            and state.token_hash is not None
+            and (
+                now - self._away_since.get(seat, now) >= grace
+                or (clocks is not None and clocks.timeouts[seat] >= TIMEOUTS_TO_ABANDON)
+            )
+        )
+
+    async def _after_grace(self, wake: float) -> None:
+        clock = self.ports.clock
+        await clock.sleep(max(0.0, wake - clock.now()))
+        async with self.lock:
+            self.broadcast()  # shows who is abandoned now
+
+    def follow_abandoned(self, seats: object) -> None:
+        """The seats abandoned, as the owner said (a replica)."""
+        if isinstance(seats, list):
+            self._abandoned = frozenset(seat for seat in seats if isinstance(seat, int))
+            self.broadcast()
+
+    def _check_deciding(self, seat: int | None) -> int:
+        """``seat`` may decide for an abandoned seat: a person at the table, not gone."""
+        if seat is None:
+            raise Refusal("not_seated", "spectators cannot decide for an abandoned seat")
+        if self.room_state.over:
+            raise Refusal("match_over", "the match is over")
+        if seat in self._abandoned:
+            raise Refusal("not_seated", "your own seat was abandoned: play a move to come back")
+        return seat
+
+    async def _give_seat(self, seat: int | None, message: ReplaceMessage) -> None:
+        """A computer takes a seat its person abandoned; the match goes on."""
+        async with self.lock:
+            self._check_deciding(seat)
+            target = message.seat
+            if target >= len(self.seats) or target not in self._abandoned:
+                raise Refusal(
+                    "not_abandoned",
+                    f"seat {target} is not abandoned: its player may still come back",
+                )
+            state = self.room_state
+            await self.ports.store.give_seat(
+                self.id, state.match_id, target, message.level, self.replication.fence(self.id)
+            )
+            state.give_seat(target, message.level)
+            self._away_since.pop(target, None)
+            await self.replication.tell(self.id, {"kind": "seats"})
+            with contextlib.suppress(Refusal):
+                await self.clock_turn()
+            self.broadcast()
+        self.wake_computers()
+
+    async def _claim(self, seat: int | None) -> None:
+        """End the match, won by ``seat``'s side: every person of the other sides abandoned
+        it (computers there do not count as someone left)."""
+        async with self.lock:
+            mine = self._check_deciding(seat)
+            game = self.game
+            side = next(index for index, side in enumerate(game.sides) if mine in side)
+            others = [other for other in range(len(self.seats)) if other not in game.sides[side]]
+            people = [other for other in others if self.seats[other].level is None]
+            if not people or any(other not in self._abandoned for other in people):
+                raise Refusal(
+                    "nobody_left",
+                    "a match is claimed only when every person on the other side has left it",
+                )
+            state = self.room_state
+            await self.ports.store.end_match(
+                state.match_id,
+                side,
+                list(game.totals),
+                "abandoned",
+                self.replication.fence(self.id),
+            )
+            state.ended = side
+            if state.clocks is not None:
+                state.clocks.stop(self.ports.clock.wall())
+            self._schedule_clock()
+            await self.replication.tell(self.id, {"kind": "ended", "winner": side})
+            self.broadcast()
+
+    def follow_end(self, winner: object) -> None:
+        """The owner ended the match: claimed by side ``winner`` (a replica)."""
+        if isinstance(winner, int):
+            self.room_state.ended = winner
+            self.broadcast()
 
     # -- table talk
 
@@ -848,7 +997,7 @@ class Room:
         async with self.lock:
             if seat is None:
                 raise Refusal("not_seated", "spectators cannot start a rematch")
-            if not self.game.is_over():
+            if not self.room_state.over:
                 raise Refusal("match_not_over", "a rematch starts once the match is over")
             old = self.game
             seed = new_seed()
@@ -870,8 +1019,8 @@ class Room:
 
     def wake_computers(self) -> None:
         """Make sure the computer players move when it is their turn."""
-        if self.replica:
-            return  # the owner's computers play
+        if self.replica or self.room_state.ended is not None:
+            return  # the owner's computers play; a claimed match is over
         seat = self.game.to_move
         if seat is None or self.room_state.match.is_person(seat):
             return  # nobody's turn, or a person's: no task to start (each move wakes again)
@@ -885,7 +1034,7 @@ class Room:
         the pause tells nothing of the computer's hand. A move storage refuses is tried
         again, later and later, until storage works."""
         failures = 0
-        while not self.replica:
+        while not self.replica and self.room_state.ended is None:
             seat = self.game.to_move
             match = self.room_state.match
             if seat is None or match.is_person(seat):
@@ -911,7 +1060,12 @@ class Room:
     async def close(self) -> None:
         tasks = [
             task
-            for task in (self._computers, self._clock_task, *self._hints.values())
+            for task in (
+                self._computers,
+                self._clock_task,
+                self._grace_task,
+                *self._hints.values(),
+            )
             if task is not None
         ]
         for task in tasks:

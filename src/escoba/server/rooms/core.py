@@ -138,6 +138,9 @@ class RoomState:
         self.play_on(match, match_id)
         self.clocks = clocks if clocks is not None else self.fresh_clocks()
         """Its person seats' clocks in this match (None: no time control)."""
+        self.ended: int | None = None
+        """The side that claimed the match, the other having abandoned it (None: it goes on,
+        or ended by its score)."""
 
     def fresh_clocks(self) -> SeatClocks | None:
         """The clocks of a match beginning (None: no time control)."""
@@ -179,6 +182,7 @@ class RoomState:
         if isinstance(change, NewMatch):
             self.play_on(local_match_of(change.game, self.seats, change.seed), change.match_id)
             self.clocks = self.fresh_clocks()
+            self.ended = None
             self.match_number += 1
             return Applied(first=0, stored=(), hand=0, event=None)
         if isinstance(change, MoveChange):
@@ -256,10 +260,25 @@ class RoomState:
         self.seats[seat].token_hash = token_hash
 
     def take_seats(self, rows: Sequence[Any]) -> None:
-        """The seats' nicknames and tokens as stored (people join through any process)."""
+        """The seats as stored (people join through any process; a computer may take a seat
+        its person abandoned)."""
+        levels = [state.level for state in self.seats]
         for state, row in zip(self.seats, rows, strict=False):
+            state.level = row.level
             state.nickname = row.nickname
             state.token_hash = row.token_hash
+        if levels != [state.level for state in self.seats]:
+            self.match = local_match_of(self.game, self.seats, self.match.seed)
+
+    def give_seat(self, seat: int, level: str) -> None:
+        """A computer of ``level`` takes ``seat`` (stored already): the match goes on."""
+        self.seats[seat] = SeatState(level)
+        self.match = local_match_of(self.game, self.seats, self.match.seed)
+
+    @property
+    def over(self) -> bool:
+        """The match is over: by its score, or claimed (the other side abandoned it)."""
+        return self.ended is not None or self.game.is_over()
 
     # -- a replica following its owner
 

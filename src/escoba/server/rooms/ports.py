@@ -19,7 +19,14 @@ from ...moves import Move
 from ...observation import Observation
 from ...play.local_match import ComputerTurn
 from ..config import Clock, Limits, Timings
-from ..protocol import PlayMessage, RematchMessage, TableListing, TakeBackMessage
+from ..protocol import (
+    ClaimMessage,
+    PlayMessage,
+    RematchMessage,
+    ReplaceMessage,
+    TableListing,
+    TakeBackMessage,
+)
 from ..storage.repository import MoveWrite, SeatRow
 
 __all__ = [
@@ -33,8 +40,9 @@ __all__ = [
     "Unlisted",
 ]
 
-Intention = PlayMessage | TakeBackMessage | RematchMessage
-"""What a seat asks of a room's owner: a move, a take back, a rematch."""
+Intention = PlayMessage | TakeBackMessage | RematchMessage | ReplaceMessage | ClaimMessage
+"""What a seat asks of a room's owner: a move, a take back, a rematch, a computer for an
+abandoned seat, the match claimed."""
 
 
 class MoveStore(Protocol):
@@ -53,6 +61,16 @@ class MoveStore(Protocol):
 
     async def set_clock(self, match_id: int, clock: dict[str, Any], fence: int | None) -> None:
         """Store a match's clocks (a turn's time began to run outside a move)."""
+
+    async def give_seat(
+        self, room_id: str, match_id: int, seat: int, level: str, fence: int | None
+    ) -> None:
+        """Store a computer taking an abandoned seat."""
+
+    async def end_match(
+        self, match_id: int, winner: int, totals: list[int], reason: str, fence: int | None
+    ) -> None:
+        """Store a match ended other than by its score."""
 
     async def seats(self, room_id: str) -> Sequence[SeatRow]:
         """The room's seats as stored."""

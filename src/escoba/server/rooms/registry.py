@@ -25,7 +25,7 @@ from ...game import Game
 from ...rules import RuleSet
 from ..computers import Thinkers
 from ..config import DEFAULT_SETTINGS, Settings
-from ..errors import Refusal, StaleFence, StorageUnavailable
+from ..errors import RESTARTING, Refusal, StaleFence, StorageUnavailable
 from ..nicknames import NicknameError, clean_nickname
 from ..protocol import CreateRoom, JoinRoom, SeatTicket
 from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
@@ -287,6 +287,8 @@ class Registry:
                 TableSettings(row.listed, row.watchable, row.language, control),
                 None if control is None else SeatClocks.of(control, len(seats), stored.match.clock),
             )
+            if stored.match.ended is not None and stored.match.winner is not None:
+                state.ended = stored.match.winner
             room = Room(self.ports, self.rooms, room_id, state)
             if site is not None:
                 await site.placed(room, token)
@@ -550,6 +552,28 @@ class StoredRooms:
             await registry.stored(registry.storage.set_clock, match_id, clock, fence=fence)
         except StaleFence:  # another process owns the room now: it runs the clock
             log.info("match %d: its clock is another process's now", match_id)
+
+    async def give_seat(
+        self, room_id: str, match_id: int, seat: int, level: str, fence: int | None
+    ) -> None:
+        registry = self._registry
+        try:
+            await registry.stored(
+                registry.storage.give_seat, room_id, match_id, seat, level, fence=fence
+            )
+        except StaleFence:
+            raise Refusal(*RESTARTING) from None
+
+    async def end_match(
+        self, match_id: int, winner: int, totals: list[int], reason: str, fence: int | None
+    ) -> None:
+        registry = self._registry
+        try:
+            await registry.stored(
+                registry.storage.end_match, match_id, winner, totals, reason, fence=fence
+            )
+        except StaleFence:
+            raise Refusal(*RESTARTING) from None
 
     async def seats(self, room_id: str) -> Sequence[SeatRow]:
         registry = self._registry

@@ -522,6 +522,45 @@ class Storage:
                     )
 
     @_store
+    def give_seat(
+        self, room_id: str, match_id: int, seat: int, level: str, *, fence: int | None = None
+    ) -> None:
+        """A computer of ``level`` takes ``seat``, abandoned by its person (whose token takes
+        it no more)."""
+        if fence is not None:
+            _check_token(fence)
+        with self.engine.begin() as connection:
+            if fence is not None:
+                self._check_fences(connection, {(match_id, fence)})
+            connection.execute(
+                update(SeatRow)
+                .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
+                .values(level=level, nickname=None, token_hash=None)
+            )
+
+    @_store
+    def end_match(
+        self,
+        match_id: int,
+        winner: int,
+        totals: list[int],
+        reason: str,
+        *,
+        fence: int | None = None,
+    ) -> None:
+        """A match ends other than by its score: ``reason`` (``abandoned``), won by ``winner``."""
+        if fence is not None:
+            _check_token(fence)
+        with self.engine.begin() as connection:
+            if fence is not None:
+                self._check_fences(connection, {(match_id, fence)})
+            connection.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id)
+                .values(finished_at=now(), winner=winner, totals=totals, ended=reason, clock=None)
+            )
+
+    @_store
     def set_clock(self, match_id: int, clock: dict[str, Any], *, fence: int | None = None) -> None:
         """Store a match's clocks (a turn's time began to run), under ``fence`` as moves are."""
         if fence is not None:

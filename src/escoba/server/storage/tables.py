@@ -88,6 +88,8 @@ class MatchRow(Base):
     totals: Mapped[list[int] | None] = mapped_column(JSON)
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Made public by one of its players once finished: anyone may then list and replay it."""
+    ended: Mapped[str | None] = mapped_column(String(16))
+    """How it ended other than by its score: ``abandoned`` (claimed by ``winner``)."""
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """Its clocks (a room with a time control): each seat's reserve and timeouts in a row, and
     the running turn's seat, start and deadline (seconds since the epoch), stored with every

@@ -1,4 +1,5 @@
-"""Clocks: a room's time control, and each match's clocks (reserves, timeouts, deadline).
+"""Clocks and abandonment: a room's time control, each match's clocks (reserves, timeouts,
+deadline), and how a match ended other than by its score (``abandoned``).
 
 Revision ID: 0007
 Revises: 0006
@@ -20,10 +21,12 @@ def upgrade() -> None:
         batch.add_column(sa.Column("clock", sa.JSON(), nullable=True))
     with op.batch_alter_table("matches") as batch:
         batch.add_column(sa.Column("clock", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("ended", sa.String(16), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("matches") as batch:
+        batch.drop_column("ended")
         batch.drop_column("clock")
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("clock")

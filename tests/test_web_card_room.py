@@ -2,11 +2,13 @@
 on the other's screen in their own language, naming who said it; free text at a private table
 is shown as text, never as markup; a muted person's talk shows no more; a spectator reads but
 has nothing to say with (one screen is a phone). A table's clock runs on the seat to move for
-everybody, red in its last seconds, and when it is out a card is played for that seat.
+everybody, red in its last seconds, and when it is out a card is played for that seat. A seat
+abandoned is given to a computer, or the match claimed, by whoever is left.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -117,3 +119,50 @@ def test_a_clock_is_chosen_when_a_game_is_made(page: Any, server: Server) -> Non
     page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
     # against a computer, the person's clock shows beside their name
     expect(page.locator(".seat-clock")).to_have_count(1, timeout=TIMEOUT)
+
+
+def test_the_players_left_decide_for_an_abandoned_seat(chromium: Any, tmp_path: Path) -> None:
+    """Bea closes her page in two rooms; once the grace period is over (5 s here, the
+    server's --abandon-after), Ana sees who left and chooses: in one room a computer takes
+    Bea's seat and the match goes on (on a phone), in the other she claims the match, shown
+    as won because the other side left."""
+    quick = Server(tmp_path, options=["--abandon-after", "5"])
+    quick.start()
+    contexts = [
+        chromium.new_context(viewport={"width": 1280, "height": 800}),
+        chromium.new_context(viewport={"width": 390, "height": 844}),
+        chromium.new_context(viewport={"width": 1280, "height": 800}),
+    ]
+    try:
+        claimed, claim_tokens = person_room(quick)
+        replaced, replace_tokens = person_room(quick)
+        ana, ana_phone, bea = (context.new_page() for context in contexts)
+        sit_down(ana, quick, claimed, 0, claim_tokens[0])
+        sit_down(ana_phone, quick, replaced, 0, replace_tokens[0])
+        sit_down(bea, quick, claimed, 1, claim_tokens[1])
+        expect(ana.get_by_test_id("abandoned-banner")).to_be_hidden()
+        bea.close()  # Bea leaves; in the other room she never came
+
+        banner = ana.get_by_test_id("abandoned-banner")
+        expect(banner).to_contain_text("Bea left the table", timeout=TIMEOUT)
+        ana.get_by_test_id("claim-match").click()
+        expect(ana.get_by_test_id("winner")).to_contain_text(
+            "The other side left the table", timeout=TIMEOUT
+        )
+        expect(ana.get_by_test_id("rematch-button")).to_be_visible()
+        expect(banner).to_be_hidden()
+
+        phone_banner = ana_phone.get_by_test_id("abandoned-banner")
+        expect(phone_banner).to_be_visible(timeout=TIMEOUT)
+        expect(phone_banner).to_be_in_viewport()
+        ana_phone.get_by_test_id("replace-level").select_option("easy")
+        ana_phone.get_by_test_id("replace-seat").click()
+        expect(phone_banner).to_be_hidden(timeout=TIMEOUT)
+        ana_phone.get_by_text("Computer (easy)").filter(visible=True).first.wait_for(
+            timeout=TIMEOUT
+        )
+        expect(ana_phone.get_by_test_id("claim-match")).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
+        quick.stop()
