@@ -128,3 +128,32 @@ def test_waiting_alone_the_free_seats_go_to_computers(page: Any, tmp_path: Path)
         page.get_by_text("Computer (easy)").filter(visible=True).first.wait_for(timeout=TIMEOUT)
     finally:
         quick.stop()
+
+
+def test_four_strangers_meet_for_escoba_in_pairs(chromium: Any, server: Server) -> None:
+    """Four people ask Play now for 4-player Escoba, one after another: all four land in
+    one room, two partnerships, each seeing the three others by name."""
+    contexts = [chromium.new_context(viewport={"width": 1280, "height": 800}) for _ in range(4)]
+    names = ["Ana", "Bea", "Cy", "Dan"]
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page, name in zip(pages, names, strict=True):
+            page.goto(server.url + "/")
+            page.get_by_test_id("nickname").fill(name)
+            page.get_by_test_id("quick-game").select_option("escoba")
+            page.get_by_test_id("quick-players").select_option("4")
+            page.get_by_test_id("play-now").click()
+            expect(page.get_by_test_id("quick-status")).to_be_visible(timeout=TIMEOUT)
+        for page in pages:
+            page.wait_for_url("**/room/**", timeout=TIMEOUT)
+        assert len({page.url for page in pages}) == 1
+        for page, name in zip(pages, names, strict=True):
+            for other in names:
+                if other != name:
+                    page.get_by_text(other, exact=True).filter(visible=True).first.wait_for(
+                        timeout=TIMEOUT
+                    )
+        expect(pages[0].get_by_test_id("partner-tag")).to_have_count(1)
+    finally:
+        for context in contexts:
+            context.close()
