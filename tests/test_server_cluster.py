@@ -40,7 +40,9 @@ from typing import Any
 
 import httpx
 import pytest
+import redis as redis_client
 import websockets
+from websockets.sync.client import connect as connect_socket
 
 from database_fixtures import POSTGRES_VARIABLE
 from escoba import RULESETS, Game, Move
@@ -51,6 +53,7 @@ from server_helpers import (
     PLAYS_PER_HAND,
     TIMEOUT,
     Message,
+    RemotePeer,
     database_url,
     free_port,
     moves_played,
@@ -1021,3 +1024,97 @@ def test_processes_started_together_upgrade_the_schema_one_after_another(tmp_pat
         assert stored.game.record() == game.record()
     finally:
         store.close()
+
+
+def test_a_killed_process_leaves_no_deadline_unkept_and_nobody_in_the_queue(
+    database_backend: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Issue 33 across processes: two processes, A and B. A clocked table (5 s a move, no
+    reserve) is owned by A, Ana on A, Bea on B; and Gil waits for a quick match on A. A is
+    killed with SIGKILL. B takes the room over and enforces the deadline A had stored: the
+    seat to move times out exactly once. Once A's heartbeat has expired, two people seeking
+    on B are paired with each other, never with Gil, whose process is gone."""
+    if not os.environ.get(POSTGRES_VARIABLE) or database_backend != "postgresql":
+        pytest.skip("several processes need PostgreSQL")
+    database = database_url(tmp_path / "escoba.db")
+    storage = Storage(database)
+    storage.migrate()
+    storage.close()
+    with prefixed(redis_url) as redis:
+        a, b = (start_node(name, database, redis, tmp_path) for name in "AB")
+        try:
+            for node in (a, b):
+                wait_for_port(node.port, alive=node.alive)
+            clock = {"per_move": 5, "reserve": 0}
+            ticket = open_room(a, seats=["person", "person"], clock=clock)
+            room = ticket["room"]
+            guest = join_on(b, room, "Bea")
+            ws = "ws://127.0.0.1:{}/ws/{}"
+            with (
+                connect_socket(ws.format(a.port, f"rooms/{room}")) as ana_socket,
+                connect_socket(ws.format(b.port, f"rooms/{room}")) as bea_socket,
+                connect_socket(ws.format(a.port, "lobby")) as gil_socket,
+            ):
+                ana, bea, gil = (RemotePeer(s) for s in (ana_socket, bea_socket, gil_socket))
+                ana.join(ticket["token"])
+                _, state = bea.join(guest["token"])
+                assert state["room"]["clock"]["turn"] is not None
+                mover = state["room"]["clock"]["turn"]
+                gil.receive()
+                gil.send({"type": "seek", "nickname": "Gil"})
+                assert gil.until(lambda m: m["type"] == "seeking")
+                a.kill()
+                # B takes the room over (A's lease runs out in 3 s) and keeps A's deadline
+                timed_out = bea.until(
+                    lambda m: (
+                        m["type"] == "timeout"
+                        or (m["type"] == "state" and m["room"]["clock"]["timeouts"][mover] == 1)
+                    ),
+                    timeout=BACK_WITHIN + TIMEOUT,
+                )
+                assert timed_out.get("seat", mover) == mover
+            stored = Storage(database)
+            try:
+                kept = stored.room(room)
+                assert kept is not None and kept.match.clock is not None
+                assert kept.match.clock["timeouts"][mover] == 1  # once, by one process
+                moves = [text for hand in kept.game.record()["hands"] for text in hand["moves"]]
+                assert len(moves) == 1
+            finally:
+                stored.close()
+            # A's heartbeat lasts 9 s: seekers until then may still meet Gil's entry
+            deadline = time.monotonic() + 3 * BUS_LEASE_SECONDS + TIMEOUT
+            while _alive(redis, a) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert not _alive(redis, a), "the killed process's heartbeat did not expire"
+            with (
+                connect_socket(ws.format(b.port, "lobby")) as one,
+                connect_socket(ws.format(b.port, "lobby")) as two,
+            ):
+                hal, ivy = RemotePeer(one), RemotePeer(two)
+                for peer, name in ((hal, "Hal"), (ivy, "Ivy")):
+                    peer.receive()
+                    peer.send({"type": "seek", "nickname": name})
+                rooms = [
+                    peer.until(lambda m: m["type"] == "paired")["ticket"]["room"]
+                    for peer in (hal, ivy)
+                ]
+                assert rooms[0] == rooms[1]
+                info = httpx.get(f"{b.url}/api/rooms/{rooms[0]}", timeout=TIMEOUT).json()
+                assert {seat["nickname"] for seat in info["seats"]} == {"Hal", "Ivy"}
+        finally:
+            for node in (a, b):
+                if node.alive():
+                    node.process.send_signal(signal.SIGTERM)
+                    node.process.wait(TIMEOUT)
+
+
+BUS_LEASE_SECONDS = 3.0
+"""A lease's life; a process's heartbeat lasts three of them."""
+
+
+def _alive(redis: TestRedis, node: Node) -> bool:
+    """Whether the heartbeat key of ``node``'s process is still in Redis."""
+    with redis_client.Redis.from_url(redis.url) as client:
+        keys = client.keys(f"{redis.prefix}alive:*-{node.process.pid}-*")
+        return bool(keys)

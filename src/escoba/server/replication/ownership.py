@@ -420,6 +420,8 @@ class Site:
         with contextlib.suppress(Refusal):
             async with room.lock:
                 await room.read_seats()
+                if not self.follows(room.id):  # a seat taken elsewhere: a full table's clock
+                    await room.clock_turn()
                 room.broadcast()
 
     def _resubscribed(self) -> None:
@@ -475,6 +477,7 @@ class Site:
             log.info("room %s: taken over (fencing token %d)", room.id, token)
         await self.tell(room.id, {"kind": "match"})  # the other replicas read it again
         room.wake_computers()
+        room.wake_clock()  # the deadline the owner before stored: kept, once
         return True
 
     async def _upkeep(self) -> None:
