@@ -165,3 +165,25 @@ def test_a_quick_match_is_played_against_the_standard_clock(client: Any) -> None
         tickets = [peer.until(lambda m: m["type"] == "paired")["ticket"] for peer in peers]
     info = client.get(f"/api/rooms/{tickets[0]['room']}").json()
     assert (info["clock"]["per_move"], info["clock"]["reserve"]) == (20.0, 60.0)
+
+
+def test_a_quick_match_clock_runs_from_the_start(tmp_path: Path) -> None:
+    """A table full from the moment it is made (a quick match) runs its first mover's clock
+    at once: nobody waits forever for a stranger who never comes."""
+    clock = ManualClock()
+    with running_app(tmp_path / "db", clock=clock) as client:
+        with (
+            client.websocket_connect("/ws/lobby") as one,
+            client.websocket_connect("/ws/lobby") as two,
+        ):
+            peers = [Peer(one, client), Peer(two, client)]
+            for number, peer in enumerate(peers):
+                peer.receive()
+                peer.send({"type": "seek", "nickname": f"P{number}"})
+            ticket = peers[0].until(lambda m: m["type"] == "paired")["ticket"]
+        with connect(client, ticket["room"]) as first:
+            _, state = first.join(ticket["token"])
+            view = state["room"]["clock"]
+            assert view["turn"] == state["match"]["to_move"] and view["left"] == 80.0
+            clock.advance(80.5)  # nobody moves: the server does
+            assert first.until(lambda m: m["type"] == "timeout")["timeouts"] == 1

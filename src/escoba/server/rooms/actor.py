@@ -645,11 +645,13 @@ class Room:
         await self.replication.tell(self.id, {"kind": "clock", "clock": clock})
         self._schedule_clock()
 
-    def stop_clock(self) -> None:
-        """The room leaves memory: its deadline is enforced when it is loaded again."""
-        if self._clock_task is not None:
-            self._clock_task.cancel()
-            self._clock_task = None
+    def stop_waiting(self) -> None:
+        """The room leaves memory: its deadline is enforced when it is loaded again, and its
+        absent players' grace periods counted again."""
+        for task in (self._clock_task, self._grace_task):
+            if task is not None:
+                task.cancel()
+        self._clock_task = self._grace_task = None
 
     def wake_clock(self) -> None:
         """Enforce the stored deadline (a room just loaded or taken over: the deadline may
@@ -673,8 +675,9 @@ class Room:
         fence like any other)."""
         clock = self.ports.clock
         failures = 0
+        due = deadline
         while True:
-            await clock.sleep(max(0.0, deadline - clock.wall()))
+            await clock.sleep(max(0.0, due - clock.wall()))
             async with self.lock:
                 clocks = self.room_state.clocks
                 if (
@@ -694,7 +697,7 @@ class Room:
                         if client.joined:
                             client.send(TimeoutMessage(seat=seat, timeouts=clocks.timeouts[seat]))
                     break
-            deadline = clock.wall() + self.ports.timings.storage_retry(failures)
+            due = clock.wall() + self.ports.timings.storage_retry(failures)
         self.wake_computers()
 
     async def _store(self, saved: Saved, what: str, writing: Coroutine[Any, Any, None]) -> None:

@@ -213,7 +213,7 @@ class Registry:
         ]
         for room_id in idle:
             room = self.rooms.pop(room_id)
-            room.stop_clock()
+            room.stop_waiting()
             if self.site is not None:
                 self.site.let_go(room)
         return len(idle)
@@ -465,6 +465,9 @@ class Registry:
         if room.match_id != match.id:  # pragma: no cover - a new room has one match
             raise Refusal("storage_failed", "the new room could not be read back", 503)
         room.claimed()  # its people are on the way: in use meanwhile
+        async with room.lock:  # a table full from the start: its clock runs from now
+            with contextlib.suppress(Refusal):
+                await room.clock_turn()
         invite = f"/room/{room_id}"
         return [
             SeatTicket(room=room_id, seat=seat, token=token, invite=invite)
