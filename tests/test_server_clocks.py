@@ -91,6 +91,13 @@ def test_time_runs_out_and_the_server_plays_for_the_seat(tmp_path: Path) -> None
                 assert view["reserves"][mover] == 0.0 and view["timeouts"][mover] == 1
                 assert view["turn"] == after["match"]["to_move"] != mover
                 assert view["left"] == 80.0
+                # the late move of the seat that timed out is refused, and changes nothing
+                late = {ana.seat: ana, bea.seat: bea}.get(mover)
+                if late is not None:
+                    late.barrier()
+                    late.send({"type": "play", "card": str(expected.card), "captures": []})
+                    assert late.refused("not_your_turn")
+                    assert server_game(client, room).to_move == view["turn"]
 
 
 def test_a_seat_that_moves_itself_keeps_its_reserve_less_what_it_used(tmp_path: Path) -> None:
