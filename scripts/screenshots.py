@@ -3,8 +3,8 @@
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby with two open tables (desktop and phone), a game (desktop and
 phone), the score pad after a hand, the history, a replay, the score pad for real cards, a
-lesson of Learn to play and a Scopone game with its 10-card hand (desktop and phone), and
-writes one PNG per screen.
+lesson of Learn to play, a Scopone game with its 10-card hand (desktop and phone) and two
+people at a table with a clock, one greeting the other, and writes one PNG per screen.
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ def main() -> None:
                     executable_path="/usr/bin/chromium", args=FLAGS
                 )
                 shoot(browser, url, out, tickets)
+                shoot_card_room(browser, url, out)
                 browser.close()
         finally:
             process.terminate()
@@ -143,6 +144,42 @@ def open_tables(url: str, seated: ExitStack) -> None:
             address = url.replace("http", "ws") + f"/ws/rooms/{ticket['room']}"
             connection = seated.enter_context(connect(address))
             connection.send(json.dumps({"type": "join", "token": token}))
+
+
+def seat_page(browser: Any, url: str, room: str, seat: int, token: str, nickname: str) -> Any:
+    """A page holding ``seat`` of ``room`` (its ticket put where the lobby keeps it)."""
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(url + "/")
+    ticket = {"seat": seat, "token": token, "nickname": nickname, "at": 1}
+    page.evaluate(
+        "([key, ticket]) => localStorage.setItem(key, JSON.stringify(ticket))",
+        [f"escoba.ticket.{room}", ticket],
+    )
+    page.goto(url + f"/room/{room}")
+    page.get_by_test_id("hand-card").first.wait_for(timeout=WAIT)
+    return page
+
+
+def shoot_card_room(browser: Any, url: str, out: Path) -> None:
+    """Two people at a table with a clock: Bea's "Good luck!" on Ana's screen, the seat to
+    move's time running down."""
+    body = {
+        "nickname": "Ana",
+        "seats": ["person", "person"],
+        "clock": {"per_move": 20, "reserve": 60},
+    }
+    ticket = httpx.post(url + "/api/rooms", json=body).json()
+    room = ticket["room"]
+    guest = httpx.post(url + f"/api/rooms/{room}/join", json={"nickname": "Bea"}).json()
+    ana = seat_page(browser, url, room, ticket["seat"], ticket["token"], "Ana")
+    bea = seat_page(browser, url, room, guest["seat"], guest["token"], "Bea")
+    bea.get_by_test_id("talk-button").click()
+    bea.get_by_test_id("phrase-good_luck").click()
+    ana.get_by_test_id("talk-bubble").wait_for(timeout=WAIT)
+    ana.wait_for_timeout(2500)  # the clock has run a little
+    ana.screenshot(path=out / "game-clock-talk.png")
+    bea.close()
+    ana.close()
 
 
 def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> None:
