@@ -286,14 +286,16 @@ def limits(args: argparse.Namespace) -> list[str]:
     ]
 
 
-def measure(count: int, args: argparse.Namespace, folder: Path, stack: ExitStack) -> dict[str, Any]:
+def measure(
+    count: int, args: argparse.Namespace, folder: Path, services: tuple[Postgres, Redis] | None
+) -> dict[str, Any]:
     here = folder / f"run{count}"
     here.mkdir()
     joining: list[str] = []
     database = f"sqlite:///{here}/lobby.db"
     if count > 1:
-        postgres = stack.enter_context(Postgres(here))
-        redis = stack.enter_context(Redis(here))
+        assert services is not None
+        postgres, redis = services
         database = postgres.database()
         joining = ["--redis", redis.url, "--redis-prefix", f"lobby-{secrets.token_hex(4)}:"]
     given = {name: float(value) for name, _, value in (x.partition("=") for x in limits(args))}
@@ -331,7 +333,11 @@ def main() -> None:
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory(prefix="escoba-lobby-") as name, ExitStack() as stack:
-        results = [measure(count, args, Path(name), stack) for count in counts]
+        folder = Path(name)
+        services = None
+        if max(counts) > 1:  # a site: one private PostgreSQL and one Redis for its runs
+            services = (stack.enter_context(Postgres(folder)), stack.enter_context(Redis(folder)))
+        results = [measure(count, args, folder, services) for count in counts]
     show(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
