@@ -92,7 +92,7 @@ def clean_line(text: str, most: int) -> str | None:
     """One line of text cleaned as a nickname is, at most ``most`` characters (a line said at
     a table, say); None if nothing visible is left.
 
-    >>> clean_line("hola\n\u202eamigos", 200)
+    >>> clean_line("hola\\n\\u202eamigos", 200)
     'hola amigos'
     """
     cleaned = _settled(unicodedata.normalize("NFC", text))
