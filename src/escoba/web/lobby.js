@@ -404,7 +404,8 @@ function markListed() {
 async function start() {
   mountHeader(document.getElementById("site-header"));
   applyTexts(document);
-  nicknameInput.value = lastNickname();
+  // The name typed while the page's texts were still coming is kept; else the last one used
+  if (!nicknameInput.value) nicknameInput.value = lastNickname();
   fillPresets();
   fillSeats();
   listRooms();
