@@ -30,6 +30,7 @@ from typing import Any
 
 import anyio
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
@@ -47,6 +48,7 @@ from escoba.server.config import (
     Timings,
 )
 from escoba.server.http.app import create_app
+from escoba.server.storage.repository import Storage
 
 TIMEOUT = 15.0
 """Seconds to wait for a message that must come (a failing test, never a hanging one)."""
@@ -126,6 +128,24 @@ class ManualClock:
 def _wake(woken: asyncio.Future[None]) -> None:
     if not woken.done():  # a sleeper cancelled meanwhile
         woken.set_result(None)
+
+
+def site_apps(folder: Path, redis_url: str, redis_prefix: str, count: int = 2) -> list[FastAPI]:
+    """``count`` apps of one site, sharing the test database ``folder / "site.db"`` names
+    (its schema made once, before they start) and a Redis: several server processes in
+    one, each with its own registry, bus and event loop once its ``TestClient`` runs."""
+    database = database_url(folder / "site.db")
+    migrated = Storage(database)
+    migrated.migrate()
+    migrated.close()
+    settings = Settings(
+        database_url=database,
+        pace=0.0,
+        limits=TEST_LIMITS,
+        redis_url=redis_url,
+        redis_prefix=redis_prefix,
+    )
+    return [create_app(settings) for _ in range(count)]
 
 
 @contextmanager

@@ -17,11 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from escoba.server.clients import Client
-from escoba.server.config import Settings
-from escoba.server.http.app import create_app
 from escoba.server.lobby import OpenTables
 from escoba.server.protocol import TableListing, TableSeat
-from escoba.server.storage.repository import Storage
 from redis_fixtures import TestRedis
 from server_helpers import (
     TEST_LIMITS,
@@ -32,11 +29,11 @@ from server_helpers import (
     assert_refused,
     connect,
     create_room,
-    database_url,
     join_room,
     play_until,
     room_info,
     running_app,
+    site_apps,
 )
 
 
@@ -293,22 +290,7 @@ def test_an_open_table_is_listed_on_every_process_of_a_site(
 ) -> None:
     """Two processes of one site (two apps here, sharing a database and a Redis): a table
     opened on one is pushed to the lobby watchers of the other, and leaves there too."""
-    database = database_url(tmp_path / "site.db")
-    migrated = Storage(database)
-    migrated.migrate()
-    migrated.close()
-    apps = [
-        create_app(
-            Settings(
-                database_url=database,
-                pace=0.0,
-                limits=TEST_LIMITS,
-                redis_url=redis_store.url,
-                redis_prefix=redis_store.prefix,
-            )
-        )
-        for _ in range(2)
-    ]
+    apps = site_apps(tmp_path, redis_store.url, redis_store.prefix, 2)
     with TestClient(apps[0]) as first, TestClient(apps[1]) as second, lobby(second) as watcher:
         ticket = open_table(first)
         with connect(first, ticket["room"]) as ana:

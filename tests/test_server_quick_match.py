@@ -17,22 +17,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.server.config import DEFAULT_TIMINGS, Settings
-from escoba.server.http.app import create_app
+from escoba.server.config import DEFAULT_TIMINGS
 from escoba.server.lobby import LocalQueue, Queue, Seeker, SeekKey
 from escoba.server.replication.bus import Cluster
 from escoba.server.replication.queue import SiteQueue
-from escoba.server.storage.repository import Storage
 from redis_fixtures import TestRedis
 from server_helpers import (
-    TEST_LIMITS,
     ManualClock,
     Message,
     Peer,
     connect,
-    database_url,
     room_info,
     running_app,
+    site_apps,
 )
 
 
@@ -271,22 +268,7 @@ def test_a_hundred_people_over_three_processes_are_each_paired_once(
     """Three processes of one site (three apps here, sharing a database and a Redis): 100
     people seek 2-player Escoba, spread over the processes; each is paired exactly once, in
     50 rooms of two, and every ticket takes its seat."""
-    database = database_url(tmp_path / "site.db")
-    migrated = Storage(database)
-    migrated.migrate()
-    migrated.close()
-    apps = [
-        create_app(
-            Settings(
-                database_url=database,
-                pace=0.0,
-                limits=TEST_LIMITS,
-                redis_url=redis_store.url,
-                redis_prefix=redis_store.prefix,
-            )
-        )
-        for _ in range(3)
-    ]
+    apps = site_apps(tmp_path, redis_store.url, redis_store.prefix, 3)
     with ExitStack() as stack:
         clients = [stack.enter_context(TestClient(app)) for app in apps]
         peers = [stack.enter_context(lobby(clients[n % 3])) for n in range(100)]

@@ -23,15 +23,12 @@ from typer.testing import CliRunner
 
 from escoba import RULESETS, Game
 from escoba.cli import app as cli
-from escoba.server.config import Settings
 from escoba.server.errors import StaleFence
-from escoba.server.http.app import create_app
 from escoba.server.replication.bus import Cluster, NoAnswer, Payload
 from escoba.server.storage.repository import Storage
 from escoba.server.storage.tables import MatchRow
 from redis_fixtures import TestRedis, private_server
 from server_helpers import (
-    TEST_LIMITS,
     connect,
     create_room,
     database_url,
@@ -39,6 +36,7 @@ from server_helpers import (
     join_room,
     moves_played,
     play_message,
+    site_apps,
 )
 
 _T = TypeVar("_T")
@@ -239,22 +237,7 @@ def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
     folder = tmp_path / "redis"
     folder.mkdir()
     redis_server, url = private_server(folder)
-    database = database_url(tmp_path / "site.db")
-    migrated = Storage(database)
-    migrated.migrate()
-    migrated.close()
-    apps = [
-        create_app(
-            Settings(
-                database_url=database,
-                pace=0.0,
-                limits=TEST_LIMITS,
-                redis_url=url,
-                redis_prefix="t:",
-            )
-        )
-        for _ in range(2)
-    ]
+    apps = site_apps(tmp_path, url, "t:", 2)
     try:
         with TestClient(apps[0]) as owner, TestClient(apps[1]) as other:
             ticket = create_room(owner, seats=["person", "person"])
@@ -299,7 +282,7 @@ def test_a_redis_that_goes_away_is_said_and_play_resumes_once_it_is_back(
                 bea.send(play_message(state["match"]["legal"][0]))
                 shown = [peer.state_at(stored + 1)["match"]["history"] for peer in peers.values()]
                 assert shown[0] == shown[1]  # the same move, to both (one read it again)
-        store = Storage(database)
+        store = Storage(database_url(tmp_path / "site.db"))
         try:
             back = store.room(room)
             assert back is not None

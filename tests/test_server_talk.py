@@ -10,20 +10,17 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from escoba.server.config import DEFAULT_LIMITS, Settings
-from escoba.server.http.app import create_app
+from escoba.server.config import DEFAULT_LIMITS
 from escoba.server.protocol import MAX_TALK, PHRASES
 from escoba.server.rooms.actor import TALK_KEPT
-from escoba.server.storage.repository import Storage
 from redis_fixtures import TestRedis
 from server_helpers import (
-    TEST_LIMITS,
     Message,
     Peer,
     connect,
     create_room,
-    database_url,
     join_room,
+    site_apps,
     two_people,
 )
 
@@ -145,22 +142,7 @@ async def _refill(client: TestClient, room: str) -> None:
 def test_talk_crosses_the_processes_of_a_site(tmp_path: Path, redis_store: TestRedis) -> None:
     """Two processes of one site: Bea, connected to the process that does not own the room,
     says a phrase; Ana, on the owner, hears it, and Bea hears Ana's line back."""
-    database = database_url(tmp_path / "site.db")
-    migrated = Storage(database)
-    migrated.migrate()
-    migrated.close()
-    apps = [
-        create_app(
-            Settings(
-                database_url=database,
-                pace=0.0,
-                limits=TEST_LIMITS,
-                redis_url=redis_store.url,
-                redis_prefix=redis_store.prefix,
-            )
-        )
-        for _ in range(2)
-    ]
+    apps = site_apps(tmp_path, redis_store.url, redis_store.prefix, 2)
     with TestClient(apps[0]) as owner, TestClient(apps[1]) as other:
         ticket = create_room(owner, seats=["person", "person"])
         room = ticket["room"]

@@ -19,21 +19,16 @@ from ..protocol import MAX_MESSAGE_BYTES, ErrorMessage, PlayMessage, parse_clien
 from ..rooms.actor import Room
 from .deps import registry_of, settings_of, validation_text
 
-__all__ = ["origin_allowed", "refuse_socket", "router"]
+__all__ = ["message_text", "open_socket", "origin_allowed", "refuse_socket", "router"]
 
 router = APIRouter()
 
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
-    await websocket.accept()
-    settings = settings_of(websocket)
-    allowed = {origin.rstrip("/").lower() for origin in settings.origins}
-    if not origin_allowed(websocket, allowed):
-        await refuse_socket(
-            websocket, Refusal("bad_origin", "pages of another site may not open rooms"), 4403
-        )
+    if not await open_socket(websocket, "pages of another site may not open rooms"):
         return
+    settings = settings_of(websocket)
     registry = registry_of(websocket)
     try:
         room = await registry.room(room_id)
@@ -57,6 +52,17 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             await pump
         with contextlib.suppress(Exception):
             await asyncio.wait_for(websocket.close(), 1.0)
+
+
+async def open_socket(websocket: WebSocket, refused: str) -> bool:
+    """Accept a socket, and refuse it (``bad_origin``, saying ``refused``, code 4403) when a
+    page of another site opened it; whether it may go on."""
+    await websocket.accept()
+    allowed = {origin.rstrip("/").lower() for origin in settings_of(websocket).origins}
+    if origin_allowed(websocket, allowed):
+        return True
+    await refuse_socket(websocket, Refusal("bad_origin", refused), 4403)
+    return False
 
 
 def origin_allowed(websocket: WebSocket, allowed: set[str]) -> bool:
@@ -120,42 +126,35 @@ async def _serve_socket(
         ended.cancel()
 
 
-async def _answer(room: Room, client: Client, data: str | bytes) -> None:
-    """Act on one message; every refusal goes back as an error message."""
+def message_text(client: Client, data: str | bytes) -> str:
+    """The text of one message a client sent, within its rate, as text in UTF-8 and at most
+    ``MAX_MESSAGE_BYTES``; else :class:`Refusal` naming what was wrong (nothing is read)."""
     if not client.allow():
-        client.send(
-            ErrorMessage(
-                code="rate_limited",
-                message=f"too many messages: at most {RATE_PER_SECOND:g} a second; "
-                "this one was not read",
-            )
+        raise Refusal(
+            "rate_limited",
+            f"too many messages: at most {RATE_PER_SECOND:g} a second; this one was not read",
         )
-        return
     if isinstance(data, str):
         try:
             size = len(data.encode())
         except UnicodeEncodeError:  # a server that passed on text that is not UTF-8
-            client.send(ErrorMessage(code="bad_message", message="send text in UTF-8"))
-            return
+            raise Refusal("bad_message", "send text in UTF-8") from None
     else:
         size = len(data)
     if size > MAX_MESSAGE_BYTES:
-        client.send(
-            ErrorMessage(
-                code="too_large", message=f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
-            )
-        )
-        return
+        raise Refusal("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     if isinstance(data, bytes):
-        client.send(ErrorMessage(code="bad_message", message="send JSON as text frames"))
-        return
+        raise Refusal("bad_message", "send JSON as text frames")
+    return data
+
+
+async def _answer(room: Room, client: Client, data: str | bytes) -> None:
+    """Act on one message; every refusal goes back as an error message."""
     try:
-        message = parse_client_message(data)
+        message = parse_client_message(message_text(client, data))
+        await room.handle(client, message)
     except ValidationError as error:
         client.send(ErrorMessage(code="bad_message", message=validation_text(error)))
-        return
-    try:
-        await room.handle(client, message)
     except Refusal as refusal:
         client.send(refusal.to_message())
     else:

@@ -113,6 +113,8 @@ class Room:
         self._away_since: dict[int, float] = {}
         """When each taken person seat was last seen leaving (no connection anywhere)."""
         self._grace_task: asyncio.Task[None] | None = None
+        self._grace_wake: float | None = None
+        """When the grace period under way ends (its task wakes then)."""
         self._abandoned: frozenset[int] = frozenset()
         """The seats abandoned, as last shown (a replica: as its owner said)."""
         self._background: set[asyncio.Task[None]] = set()
@@ -786,13 +788,17 @@ class Room:
                 self.replication.tell(self.id, {"kind": "abandoned", "seats": sorted(abandoned)})
             )
         waiting = [since for seat, since in self._away_since.items() if seat not in self._abandoned]
-        if self._grace_task is not None and self._grace_task is not asyncio.current_task():
-            self._grace_task.cancel()
-        self._grace_task = None
+        wake = None
         if waiting and not self.room_state.over:
             wake = min(waiting) + self.ports.timings.abandon_after
-            work = self._after_grace(wake)
-            self._grace_task = asyncio.get_running_loop().create_task(work)
+        task = self._grace_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            if wake == self._grace_wake:
+                return  # the wait under way is the one wanted (a move changes no absence)
+            task.cancel()
+        self._grace_task, self._grace_wake = None, wake
+        if wake is not None:
+            self._grace_task = asyncio.get_running_loop().create_task(self._after_grace(wake))
 
     def _find_abandoned(self, now: float) -> frozenset[int]:
         """Taken person seats gone longer than the grace period, or timed out three times

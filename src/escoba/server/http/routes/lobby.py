@@ -10,11 +10,10 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from ...clients import RATE_PER_SECOND, Client
+from ...clients import Client
 from ...errors import Refusal
 from ...lobby import QuickMatch
 from ...protocol import (
-    MAX_MESSAGE_BYTES,
     CancelSeekMessage,
     FillMessage,
     PingMessage,
@@ -24,7 +23,7 @@ from ...protocol import (
     parse_lobby_message,
 )
 from ..deps import Lobby, address_of, lobby_of, quick_match_of, settings_of, validation_text
-from ..socket import origin_allowed, refuse_socket
+from ..socket import message_text, open_socket, refuse_socket
 
 __all__ = ["router"]
 
@@ -42,14 +41,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
     """The open tables, then each change to them (``table``, ``table_gone``); the client
     may ``seek`` a quick match (then ``fill`` or ``cancel_seek``) and ``ping``. Closing the
     socket leaves the quick-match queue."""
-    await websocket.accept()
-    settings = settings_of(websocket)
-    allowed = {origin.rstrip("/").lower() for origin in settings.origins}
-    if not origin_allowed(websocket, allowed):
-        await refuse_socket(
-            websocket, Refusal("bad_origin", "pages of another site may not watch the lobby"), 4403
-        )
+    if not await open_socket(websocket, "pages of another site may not watch the lobby"):
         return
+    settings = settings_of(websocket)
     lobby = lobby_of(websocket)
     limits = settings.limits
     if lobby.watching >= limits.lobby_watchers:
@@ -97,27 +91,20 @@ async def _read(websocket: WebSocket, client: Client, quick: QuickMatch, address
                 return
             if received["type"] == "websocket.disconnect":
                 return
+            data = received.get("text")
+            if data is None:
+                data = received.get("bytes") or b""
             try:
-                await _answer(client, quick, address, received.get("text"), received.get("bytes"))
+                await _answer(client, quick, address, data)
             except Refusal as refusal:
                 client.send(refusal.to_message())
     finally:
         ended.cancel()
 
 
-async def _answer(
-    client: Client, quick: QuickMatch, address: str, text: str | None, data: bytes | None
-) -> None:
+async def _answer(client: Client, quick: QuickMatch, address: str, data: str | bytes) -> None:
     """Act on one message; a refusal raises :class:`Refusal`."""
-    if not client.allow():
-        raise Refusal(
-            "rate_limited",
-            f"too many messages: at most {RATE_PER_SECOND:g} a second; this one was not read",
-        )
-    if text is None or data is not None:
-        raise Refusal("bad_message", "send JSON as text frames")
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise Refusal("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    text = message_text(client, data)
     try:
         message = parse_lobby_message(text)
     except ValidationError as error:
