@@ -117,8 +117,10 @@ def test_a_clock_is_chosen_when_a_game_is_made(page: Any, server: Server) -> Non
     info = httpx.get(server.url + f"/api/rooms/{room}").json()
     assert (info["clock"]["per_move"], info["clock"]["reserve"]) == (30.0, 90.0)
     page.get_by_test_id("hand-card").first.wait_for(timeout=TIMEOUT)
-    # against a computer, the person's clock shows beside their name
+    # against a computer, the person's clock shows beside their name, and there is nobody
+    # to talk with: no Talk button takes room in the bar
     expect(page.locator(".seat-clock")).to_have_count(1, timeout=TIMEOUT)
+    expect(page.get_by_test_id("talk-button")).to_be_hidden()
 
 
 def test_the_players_left_decide_for_an_abandoned_seat(chromium: Any, tmp_path: Path) -> None:

@@ -116,6 +116,10 @@ export function heardTalk(message) {
 // The room and this page's seat changed (a state came), or the language did.
 export function drawTalk(room, seat) {
   context = { ...context, room, seat };
+  // Against computers alone there is nobody to talk with: no Talk button takes room
+  const people = room.seats.some((entry) => entry.kind === "person" && entry.seat !== seat);
+  byId("talk-button").hidden = !people;
+  if (!people) togglePanel(false);
   drawPanel();
 }
 
