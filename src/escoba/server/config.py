@@ -105,6 +105,14 @@ class Limits:
     """WebSocket pings this often; a client that does not answer within as long again is
     disconnected (a seat whose client went away shows as gone within twice this)."""
 
+    # -- accounts
+    sign_ins_per_name: int = 5
+    """Failed sign-ins one username may have in ``sign_in_window`` (unknown names alike);
+    past that its sign-ins are refused (429) until the oldest failure is that old."""
+    sign_ins_per_address: int = 20
+    """Failed sign-ins one client address may have in ``sign_in_window``."""
+    sign_in_window: float = 900.0
+
     # -- computer players
     computer_workers: int = 1
     """Worker processes that think for computer seats and work out hints."""
@@ -214,6 +222,10 @@ class Settings:
     redis_prefix: str = DEFAULT_PREFIX
     timings: Timings = DEFAULT_TIMINGS
     clock: Clock = field(default=SYSTEM_CLOCK)
+    passkey_site: str | None = None
+    """The passkeys' site (WebAuthn's relying party id), the host name people open, like
+    ``escoba.example.org``; None: the host each request names. A passkey made for one
+    site is refused by every other."""
 
     def __post_init__(self) -> None:
         if not _number(self.pace) or self.pace < 0:

@@ -37,6 +37,7 @@ from ..game import Game
 from ..records import TAKE_BACK, MatchRecord
 from ..rules import RuleSet, preset_name
 from .protocol import MatchSummary
+from .storage.rated import sides_of
 from .storage.repository import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
 
 __all__ = [
@@ -151,7 +152,7 @@ def your_matches(storage: Storage, hashes: Sequence[str], sweeps: SweepCounts) -
     found: list[YourMatch] = []
     for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED):
         listed = summary(match, room, seats, sweeps.take_backs(match.id, storage))
-        sides = _sides(room.players, room.partnerships)
+        sides = sides_of(room.players, room.partnerships)
         side = next(index for index, members in enumerate(sides) if seat in members)
         levels = {seats[other].level for other in range(room.players) if other not in sides[side]}
         found.append(
@@ -205,20 +206,18 @@ def _opponents(levels: set[str | None]) -> Opponents:
     return "mixed"
 
 
-def _sides(players: int, partnerships: bool) -> list[tuple[int, ...]]:
-    """The seats of each side: partners sit across (0 and 2 against 1 and 3)."""
-    if partnerships and players == 4:
-        return [(0, 2), (1, 3)]
-    return [(seat,) for seat in range(players)]
+_Facts = tuple[list[int], int, list[list[int]]]
+"""A match's sweeps by side, moves taken back, and each hand's points by side."""
 
 
 class SweepCounts:
-    """Each finished match's sweeps per side and moves taken back, by match id, the ``size``
-    last asked for remembered. One for each database: match ids are a database's own."""
+    """Each finished match's sweeps per side, moves taken back and hands' points, by match
+    id, the ``size`` last asked for remembered. One for each database: match ids are a
+    database's own."""
 
     def __init__(self, size: int = 10_000) -> None:
         self.size = size
-        self.known: OrderedDict[int, tuple[list[int], int]] = OrderedDict()
+        self.known: OrderedDict[int, _Facts] = OrderedDict()
         self.lock = Lock()
 
     def of(self, match_id: int, storage: Storage) -> list[int]:
@@ -229,13 +228,24 @@ class SweepCounts:
         """How many moves were taken back in the match."""
         return self._facts(match_id, storage)[1]
 
-    def _facts(self, match_id: int, storage: Storage) -> tuple[list[int], int]:
+    def hand_points(self, match_id: int, storage: Storage) -> list[list[int]]:
+        """Each hand's points, by side."""
+        return self._facts(match_id, storage)[2]
+
+    def _facts(self, match_id: int, storage: Storage) -> _Facts:
         with self.lock:
             if match_id in self.known:
                 self.known.move_to_end(match_id)
                 return self.known[match_id]
         found = storage.match_record(match_id)
-        facts = (_sweeps(found[2]), _take_backs(found[2])) if found is not None else ([], 0)
+        facts: _Facts = ([], 0, [])
+        if found is not None:
+            game = Game.from_record(found[2])
+            facts = (
+                _sweeps(game),
+                _take_backs(found[2]),
+                [list(result.points) for result in game.results],
+            )
         with self.lock:
             self.known[match_id] = facts
             while len(self.known) > self.size:
@@ -243,8 +253,7 @@ class SweepCounts:
         return facts
 
 
-def _sweeps(record: MatchRecord) -> list[int]:
-    game = Game.from_record(record)
+def _sweeps(game: Game) -> list[int]:
     sides = len(game.totals)
     return [sum(result.sweeps[side] for result in game.results) for side in range(sides)]
 

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import memory
+from ..accounts import SignInLimits
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal
 from ..history import SweepCounts
@@ -31,11 +32,12 @@ from ..protocol import SeatTicket
 from ..replication.bus import Cluster
 from ..replication.ownership import Site
 from ..rooms.registry import Registry
+from ..storage.accounts import AccountStore
 from ..storage.repository import Storage, default_database_url
 from . import socket
 from .deps import validation_text
-from .middleware import BodyLimit, SecurityHeaders
-from .routes import lobby, matches, pages, rooms, scorepad, texts, tutorial
+from .middleware import BodyLimit, SameSite, SecurityHeaders
+from .routes import accounts, lobby, matches, pages, players, rooms, scorepad, texts, tutorial
 from .routes.pages import WEB
 
 __all__ = ["WEB", "create_app"]
@@ -111,6 +113,9 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.state.storage = storage
     app.state.waves = waves
     app.state.sweeps = SweepCounts()  # each finished match's, counted once
+    app.state.accounts = AccountStore(storage)
+    app.state.sign_in_limits = SignInLimits(app.state.accounts, settings.limits, settings.clock)
+    app.add_middleware(SameSite, origins=tuple(settings.origins))
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)
 
@@ -138,5 +143,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(lobby.router)
     app.include_router(matches.router)
+    app.include_router(accounts.router)
+    app.include_router(players.router)
     app.include_router(socket.router)
     return app

@@ -4,26 +4,35 @@ app's lifespan (:mod:`.app`), and kept on the app's state."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import hmac
+from typing import Annotated, Any, Final
 
 from fastapi import Depends
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
+from ..accounts import SignInLimits
 from ..config import Settings
+from ..errors import Refusal
 from ..history import SweepCounts
 from ..lobby import OpenTables, QuickMatch
 from ..rooms.registry import Registry
+from ..storage.accounts import AccountStore, SignedIn
 from ..storage.repository import Storage
 from .transport import address_key
 
 __all__ = [
+    "SESSION_COOKIE",
+    "Account",
+    "Accounts",
     "Address",
     "Lobby",
     "Rooms",
     "Stored",
     "Sweeps",
+    "account_of",
+    "accounts_of",
     "address_of",
     "lobby_of",
     "quick_match_of",
@@ -33,6 +42,12 @@ __all__ = [
     "sweeps_of",
     "validation_text",
 ]
+
+
+SESSION_COOKIE: Final = "escoba_session"
+"""The cookie holding a signed-in browser's session token (HttpOnly: no script reads it)."""
+CSRF_HEADER: Final = "x-csrf-token"
+UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def registry_of(connection: HTTPConnection) -> Registry:
@@ -51,6 +66,43 @@ def quick_match_of(connection: HTTPConnection) -> QuickMatch:
     """The quick-match queue's people waiting on this process."""
     quick: QuickMatch = connection.app.state.quick_match
     return quick
+
+
+def accounts_of(connection: HTTPConnection) -> AccountStore:
+    store: AccountStore = connection.app.state.accounts
+    return store
+
+
+def sign_in_limits_of(connection: HTTPConnection) -> SignInLimits:
+    limits: SignInLimits = connection.app.state.sign_in_limits
+    return limits
+
+
+async def account_of(connection: HTTPConnection) -> SignedIn | None:
+    """The signed-in account of the request's session cookie, or None (no cookie, or a
+    session that ended or expired: the request is then anonymous). A state-changing HTTP
+    request that presents a live session must carry its CSRF token in ``X-CSRF-Token``, or
+    it is refused (403 ``bad_csrf``): a page of another site can send the cookie, never the
+    token. Looked up once per request."""
+    if "account" in connection.scope.get("state", {}):
+        known: SignedIn | None = connection.state.account
+        return known
+    token = connection.cookies.get(SESSION_COOKIE)
+    found = None
+    if token:
+        found = await registry_of(connection).stored(accounts_of(connection).signed_in, token)
+    connection.state.account = found
+    if found is not None and connection.scope["type"] == "http":
+        method = connection.scope["method"]
+        given = connection.headers.get(CSRF_HEADER, "")
+        if method in UNSAFE and not hmac.compare_digest(given.encode(), found.csrf.encode()):
+            raise Refusal(
+                "bad_csrf",
+                "refused: a signed-in request that changes something must carry the "
+                "session's token in X-CSRF-Token",
+                403,
+            )
+    return found
 
 
 def storage_of(connection: HTTPConnection) -> Storage:
@@ -86,6 +138,8 @@ Lobby = Annotated[OpenTables, Depends(lobby_of)]
 Stored = Annotated[Storage, Depends(storage_of)]
 Sweeps = Annotated[SweepCounts, Depends(sweeps_of)]
 Address = Annotated[str, Depends(address_of)]
+Account = Annotated[SignedIn | None, Depends(account_of)]
+Accounts = Annotated[AccountStore, Depends(accounts_of)]
 
 
 def validation_text(error: ValidationError | RequestValidationError) -> str:

@@ -1,9 +1,11 @@
-"""The middleware every HTTP answer passes through: the security headers, and the cap on a
-request body's size."""
+"""The middleware every HTTP answer passes through: the security headers, the cap on a
+request body's size, and the refusal of state-changing requests sent from another site."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
+from urllib.parse import urlsplit
 
 from fastapi.responses import JSONResponse
 from starlette.requests import ClientDisconnect
@@ -11,7 +13,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..protocol import ErrorMessage
 
-__all__ = ["MAX_BODY_BYTES", "SECURITY_HEADERS", "BodyLimit", "SecurityHeaders"]
+__all__ = ["MAX_BODY_BYTES", "SECURITY_HEADERS", "BodyLimit", "SameSite", "SecurityHeaders"]
 
 # A page may use only our own scripts and styles: a nickname can never become a script.
 SECURITY_HEADERS: Final = {
@@ -107,3 +109,41 @@ class BodyLimit:
                 raise  # a real error; a refused body's aborted read is expected
         if refused:
             await refusal(scope, receive, send)
+
+
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class SameSite:
+    """Refuse (403 ``cross_site``) a state-changing request a browser sent from a page of
+    another site: its ``Sec-Fetch-Site`` says ``cross-site`` or ``same-site``, or its
+    ``Origin`` is neither this server's host nor one of ``origins``. Clients that are not
+    browsers send neither header and pass; a signed-in request must also carry its session's
+    CSRF token (checked where the session is read, ``deps.account_of``)."""
+
+    def __init__(self, app: ASGIApp, origins: Collection[str] = ()) -> None:
+        self.app = app
+        self.origins = {origin.rstrip("/").lower() for origin in origins}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin", b"").decode("latin-1").rstrip("/").lower()
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        fetched = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
+        allowed = origin in self.origins
+        foreign_origin = bool(origin) and not allowed and urlsplit(origin).netloc != host
+        if foreign_origin or (fetched in {"cross-site", "same-site"} and not allowed):
+            refusal = JSONResponse(
+                ErrorMessage(
+                    code="cross_site",
+                    message="refused: a request that changes something must come from this "
+                    "site's own pages",
+                ).model_dump(),
+                status_code=403,
+            )
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -42,7 +42,8 @@ from ...records import HandRecord, MatchRecord, match_record
 from ...rules import RuleSet
 from ...userdata import data_dir
 from ..errors import StaleFence, StorageUnavailable
-from .tables import Base, HandRow, MatchRow, MoveRow, RoomRow, SeatRow, now
+from .rated import hash_address, settle
+from .tables import Base, HandRow, MatchPlayerRow, MatchRow, MoveRow, RoomRow, SeatRow, now
 
 __all__ = [
     "MAX_ID",
@@ -370,6 +371,7 @@ class Storage:
         watchable: bool = True,
         language: str = "en",
         clock: dict[str, float] | None = None,
+        rated: bool = False,
     ) -> MatchRow:
         """A new room and its first match; ``listed``: an open table (see ``RoomRow``)."""
         with self._session() as session:
@@ -383,6 +385,7 @@ class Storage:
                     watchable=watchable,
                     language=language,
                     clock=clock,
+                    rated=rated,
                 )
             )
             session.add_all(
@@ -414,7 +417,27 @@ class Storage:
                     raise StaleFence(
                         f"rematch refused: room {room_id} is not owned under token {fence}"
                     )
-            return self._add_match(session, room_id, number, game, seed)
+            match = self._add_match(session, room_id, number, game, seed)
+            # A rematch is played by the accounts sitting there, from where they sat down.
+            addresses = {
+                row.seat: row.address
+                for row in session.scalars(
+                    select(MatchPlayerRow)
+                    .join(MatchRow, MatchRow.id == MatchPlayerRow.match_id)
+                    .where(MatchRow.room_id == room_id, MatchRow.number == number - 1)
+                )
+            }
+            for seat in _seats(session, room_id):
+                if seat.account_id is not None and seat.level is None:
+                    session.add(
+                        MatchPlayerRow(
+                            match_id=match.id,
+                            seat=seat.seat,
+                            account_id=seat.account_id,
+                            address=addresses.get(seat.seat),
+                        )
+                    )
+            return match
 
     def _add_match(
         self, session: Session, room_id: str, number: int, game: Game, seed: int
@@ -446,13 +469,40 @@ class Storage:
         return len(hands)
 
     @_store
-    def take_seat(self, room_id: str, seat: int, nickname: str, token: str) -> None:
+    def take_seat(
+        self,
+        room_id: str,
+        seat: int,
+        nickname: str,
+        token: str,
+        *,
+        account_id: int | None = None,
+        address: str | None = None,
+    ) -> None:
+        """A person takes a free seat; signed in, as ``account_id`` (from ``address``, as the
+        limits count it: the fair-play flags compare the addresses of a rated match)."""
         with self._session() as session:
             row = session.get(SeatRow, (room_id, seat))
             if row is None or row.level is not None or row.token_hash is not None:
                 raise SeatTaken(f"seat {seat} of room {room_id} is not a free person's seat")
             row.nickname = nickname
             row.token_hash = hash_token(token)
+            if account_id is not None:
+                row.account_id = account_id
+                match_id = session.scalar(
+                    select(MatchRow.id).where(
+                        MatchRow.room_id == room_id, MatchRow.finished_at.is_(None)
+                    )
+                )
+                if match_id is not None:
+                    session.add(
+                        MatchPlayerRow(
+                            match_id=match_id,
+                            seat=seat,
+                            account_id=account_id,
+                            address=None if address is None else hash_address(address),
+                        )
+                    )
             # Someone joining is activity too: the room is not abandoned.
             session.execute(
                 update(MatchRow)
@@ -511,11 +561,13 @@ class Storage:
             for w in writes:
                 if w.finished is not None:
                     winner, totals = w.finished
-                    connection.execute(
+                    ended = connection.execute(
                         update(MatchRow)
-                        .where(MatchRow.id == w.match_id)
+                        .where(MatchRow.id == w.match_id, MatchRow.finished_at.is_(None))
                         .values(finished_at=moment, winner=winner, totals=totals)
-                    )
+                    ).rowcount
+                    if ended == 1:  # its ratings change with its end, once
+                        settle(connection, w.match_id, moment)
                 if w.clock is not None:
                     connection.execute(
                         update(MatchRow).where(MatchRow.id == w.match_id).values(clock=w.clock)
@@ -526,7 +578,7 @@ class Storage:
         self, room_id: str, match_id: int, seat: int, level: str, *, fence: int | None = None
     ) -> None:
         """A computer of ``level`` takes ``seat``, abandoned by its person (whose token takes
-        it no more)."""
+        it no more; signed in, they left the match: it counts as their loss if rated)."""
         if fence is not None:
             _check_token(fence)
         with self.engine.begin() as connection:
@@ -535,7 +587,12 @@ class Storage:
             connection.execute(
                 update(SeatRow)
                 .where(SeatRow.room_id == room_id, SeatRow.seat == seat)
-                .values(level=level, nickname=None, token_hash=None)
+                .values(level=level, nickname=None, token_hash=None, account_id=None)
+            )
+            connection.execute(
+                update(MatchPlayerRow)
+                .where(MatchPlayerRow.match_id == match_id, MatchPlayerRow.seat == seat)
+                .values(left=True)
             )
 
     @_store
@@ -546,19 +603,30 @@ class Storage:
         totals: list[int],
         reason: str,
         *,
+        left: Collection[int] = (),
         fence: int | None = None,
     ) -> None:
-        """A match ends other than by its score: ``reason`` (``abandoned``), won by ``winner``."""
+        """A match ends other than by its score: ``reason`` (``abandoned``), won by ``winner``;
+        the people of the seats ``left`` abandoned it (a rated match: their loss)."""
         if fence is not None:
             _check_token(fence)
+        moment = now()
         with self.engine.begin() as connection:
             if fence is not None:
                 self._check_fences(connection, {(match_id, fence)})
-            connection.execute(
+            if left:
+                connection.execute(
+                    update(MatchPlayerRow)
+                    .where(MatchPlayerRow.match_id == match_id, MatchPlayerRow.seat.in_(left))
+                    .values(left=True)
+                )
+            ended = connection.execute(
                 update(MatchRow)
-                .where(MatchRow.id == match_id)
-                .values(finished_at=now(), winner=winner, totals=totals, ended=reason, clock=None)
-            )
+                .where(MatchRow.id == match_id, MatchRow.finished_at.is_(None))
+                .values(finished_at=moment, winner=winner, totals=totals, ended=reason, clock=None)
+            ).rowcount
+            if ended == 1:
+                settle(connection, match_id, moment)
 
     @_store
     def set_clock(self, match_id: int, clock: dict[str, Any], *, fence: int | None = None) -> None:
@@ -693,6 +761,7 @@ class Storage:
                 ids = [row.id for row in found]
                 rooms = sorted({row.room_id for row in found})
                 connection.execute(delete(MoveRow).where(MoveRow.match_id.in_(ids)))
+                connection.execute(delete(MatchPlayerRow).where(MatchPlayerRow.match_id.in_(ids)))
                 connection.execute(delete(HandRow).where(HandRow.match_id.in_(ids)))
                 connection.execute(delete(MatchRow).where(MatchRow.id.in_(ids)))
                 connection.execute(

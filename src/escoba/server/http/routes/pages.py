@@ -27,6 +27,8 @@ PAGES: Final = {
     "/history": "history.html",
     "/scorepad": "scorepad.html",
     "/learn": "learn.html",
+    "/account": "account.html",
+    "/leaderboard": "leaderboard.html",
 }
 
 router = APIRouter(include_in_schema=False)
@@ -50,6 +52,11 @@ async def room_page(room_id: str) -> FileResponse:
     return page("room.html")
 
 
+@router.get("/players/{username}")
+async def profile_page(username: str) -> FileResponse:
+    return page("profile.html")
+
+
 @router.get("/replay/{match_id}")
 async def replay_page(match_id: str) -> FileResponse:
     return page("replay.html")
@@ -68,7 +75,12 @@ change while the process runs)."""
 @router.get("/sw.js")
 async def service_worker() -> Response:
     if not _worker:
-        pages = {**PAGES, "/room/": "room.html", "/replay/": "replay.html"}
+        pages = {
+            **PAGES,
+            "/room/": "room.html",
+            "/replay/": "replay.html",
+            "/players/": "profile.html",
+        }
         _worker.append(await asyncio.to_thread(offline.service_worker, WEB, LOCALE, pages))
     # Asked again at every visit: a new version of the pages is installed at once.
     headers = {"Cache-Control": "no-cache"}
