@@ -47,8 +47,8 @@ LOCALE: Final = ROOT / "src" / "escoba" / "locale"
 DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
-    "common", "error", "game", "history", "language", "learn", "lobby", "nav", "replay", "rules",
-    "scorepad", "talk",
+    "common", "error", "game", "history", "language", "leaderboard", "learn", "lobby", "nav",
+    "profile", "ratings", "replay", "rules", "scorepad", "talk",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 

@@ -74,6 +74,8 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
                 level,
                 language=group[0].language,
                 address=address,
+                sitters=[(seeker.account, seeker.address) for seeker in group],
+                rated=key.rated,
             )
 
         quick = QuickMatch(

@@ -16,32 +16,43 @@ __all__ = ["LocalQueue", "Queue", "SeekKey", "Seeker"]
 
 @dataclass(frozen=True, slots=True)
 class SeekKey:
-    """What people wait for together: a preset, and how many play."""
+    """What people wait for together: a preset, how many play, and whether it is rated."""
 
     rules: str
     players: int
+    rated: bool = False
 
     @property
     def name(self) -> str:
-        return f"{self.rules}:{self.players}"
+        return f"{self.rules}:{self.players}" + (":rated" if self.rated else "")
 
 
 @dataclass(frozen=True, slots=True)
 class Seeker:
-    """One person waiting: who, where (the process holding their connection), since when."""
+    """One person waiting: who, where (the process holding their connection), since when;
+    signed in, their account, and the address they seek from (fair-play flags compare them)."""
 
     id: str
     process: str
     nickname: str
     language: str
+    account: int | None = None
+    address: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seeker:
+        account = data.get("account")
+        address = data.get("address")
         return cls(
-            str(data["id"]), str(data["process"]), str(data["nickname"]), str(data["language"])
+            str(data["id"]),
+            str(data["process"]),
+            str(data["nickname"]),
+            str(data["language"]),
+            None if account is None else int(account),
+            None if address is None else str(address),
         )
 
 

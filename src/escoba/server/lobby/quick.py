@@ -78,17 +78,38 @@ class QuickMatch:
     def seeking(self) -> int:
         return len(self._waiting)
 
-    async def seek(self, client: Client, message: SeekMessage) -> None:
-        """Put the connection's person in the queue; pair them if enough are waiting."""
+    async def seek(
+        self,
+        client: Client,
+        message: SeekMessage,
+        account: tuple[int, str] | None = None,
+        address: str | None = None,
+    ) -> None:
+        """Put the connection's person in the queue; pair them if enough are waiting.
+        ``account``: the signed-in person's (id, username), who waits under that name and
+        may seek a rated match."""
         if client in self._waiting:
             raise Refusal("already_seeking", "you are waiting for a match already")
-        key = SeekKey(message.rules, message.players)
+        key = SeekKey(message.rules, message.players, message.rated)
         _check(key)
+        if key.rated and account is None:
+            raise Refusal("sign_in_needed", "sign in to play a rated match")
+        if account is not None and any(
+            waiting.seeker.account == account[0] for waiting in self._waiting.values()
+        ):
+            raise Refusal("already_seeking", "you are waiting for a match already")
         try:
-            nickname = clean_nickname(message.nickname)
+            nickname = clean_nickname(message.nickname) if account is None else account[1]
         except NicknameError as error:
             raise Refusal("bad_nickname", str(error)) from None
-        seeker = Seeker(secrets.token_urlsafe(12), self.process, nickname, message.language)
+        seeker = Seeker(
+            secrets.token_urlsafe(12),
+            self.process,
+            nickname,
+            message.language,
+            None if account is None else account[0],
+            address,
+        )
         waiting = self._waiting[client] = _Waiting(key, seeker)
         self._clients[seeker.id] = client
         client.send(SeekingMessage(rules=key.rules, players=key.players, wait=self.wait))

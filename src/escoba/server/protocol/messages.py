@@ -275,6 +275,12 @@ class CreateRoom(_Message):
     clock: ClockSpec | None = Field(
         default=None, description="a time control for the person seats; default none"
     )
+    rated: bool = Field(
+        default=False,
+        strict=True,
+        description="its matches between accounts change their ratings: needs the creator "
+        "signed in, an open table, a clock, a preset's rules unchanged and person seats only",
+    )
 
 
 class JoinRoom(_Message):
@@ -309,6 +315,8 @@ class SeatInfo(_Message):
     abandoned: bool = False
     """Its person is gone: away longer than the grace period, or three timeouts in a row. The
     others may give the seat to a computer (``replace``) or claim the match (``claim``)."""
+    account: str | None = None
+    """The username of the person sitting there, when they are signed in."""
 
 
 class MatchEnd(_Message):
@@ -351,6 +359,8 @@ class RoomInfo(_Message):
     """The table's time control and its seats' clocks (None: no clock)."""
     ended: MatchEnd | None = None
     """How the match ended other than by its score (claimed: the other side abandoned it)."""
+    rated: bool = False
+    """Its matches between accounts change their ratings (``GET /api/rooms/<id>/ratings``)."""
 
 
 class TableSeat(_Message):
@@ -362,6 +372,8 @@ class TableSeat(_Message):
     nickname: str | None
     """The person sitting there (None while free; None for computers)."""
     free: bool
+    account: str | None = None
+    """The username of the person sitting there, when they are signed in."""
 
 
 class TableListing(_Message):
@@ -390,6 +402,8 @@ class TableListing(_Message):
     """Its time control (None: no clock)."""
     status: Literal["waiting", "playing"]
     """``waiting`` for someone to take a free seat; ``playing`` once every seat is taken."""
+    rated: bool = False
+    """Its matches change the ratings of the accounts playing them."""
 
 
 # -- quick match, over the lobby's WebSocket
@@ -403,6 +417,11 @@ class SeekMessage(_Message):
     players: int = Field(default=2, ge=2, le=4)
     nickname: str = Field(min_length=1, max_length=MAX_NICKNAME)
     language: Language = "en"
+    rated: bool = Field(
+        default=False,
+        strict=True,
+        description="a rated match, with other signed-in people seeking one (signed in only)",
+    )
 
 
 class FillMessage(_Message):

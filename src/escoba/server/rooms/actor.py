@@ -283,6 +283,7 @@ class Room:
                     taken=state.level is not None or state.token_hash is not None,
                     connected=state.level is not None or seat in online,
                     abandoned=seat in self._abandoned,
+                    account=state.nickname if state.account_id is not None else None,
                 )
                 for seat, state in enumerate(self.seats)
             ],
@@ -293,6 +294,7 @@ class Room:
             ended=None
             if self.room_state.ended is None
             else MatchEnd(reason="abandoned", winner=self.room_state.ended),
+            rated=self.room_state.table.rated,
         )
 
     def _clock_view(self) -> ClockView | None:
@@ -340,6 +342,7 @@ class Room:
                     level=state.level,  # type: ignore[arg-type]  # checked when created
                     nickname=state.nickname,
                     free=seat in free,
+                    account=state.nickname if state.account_id is not None else None,
                 )
                 for seat, state in enumerate(self.seats)
             ],
@@ -348,6 +351,7 @@ class Room:
             language=table.language,  # type: ignore[arg-type]  # checked when created
             clock=None if table.clock is None else ClockSpec(**table.clock.to_dict()),
             status="waiting" if free else "playing",
+            rated=table.rated,
         )
 
     def _relist(self) -> None:
@@ -380,7 +384,10 @@ class Room:
             game.partnerships,
             self.match_number,
             game.is_over(),
-            tuple((state.level, state.nickname, state.token_hash is None) for state in self.seats),
+            tuple(
+                (state.level, state.nickname, state.token_hash is None, state.account_id)
+                for state in self.seats
+            ),
             frozenset(self.online() | self.replication.online_elsewhere(self.id)),
             self._clock_key(),
             self._abandoned,
@@ -883,6 +890,7 @@ class Room:
                 list(game.totals),
                 "abandoned",
                 self.replication.fence(self.id),
+                people,
             )
             state.ended = side
             if state.clocks is not None:

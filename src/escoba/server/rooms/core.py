@@ -49,6 +49,8 @@ class SeatState:
     level: str | None
     nickname: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None
+    """The account of the person sitting there, signed in (their nickname is its username)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,8 @@ class TableSettings:
     language: str = "en"
     clock: TimeControl | None = None
     """The time control of its person seats (None: no clock)."""
+    rated: bool = False
+    """Its matches between accounts change their ratings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,10 +258,13 @@ class RoomState:
         if self.table.clock is not None:
             self.clocks = SeatClocks.of(self.table.clock, len(self.seats), saved.clocks)
 
-    def seat_taken(self, seat: int, nickname: str, token_hash: str) -> None:
+    def seat_taken(
+        self, seat: int, nickname: str, token_hash: str, account_id: int | None = None
+    ) -> None:
         """Someone took ``seat`` (stored already)."""
         self.seats[seat].nickname = nickname
         self.seats[seat].token_hash = token_hash
+        self.seats[seat].account_id = account_id
 
     def take_seats(self, rows: Sequence[Any]) -> None:
         """The seats as stored (people join through any process; a computer may take a seat
@@ -267,6 +274,7 @@ class RoomState:
             state.level = row.level
             state.nickname = row.nickname
             state.token_hash = row.token_hash
+            state.account_id = row.account_id
         if levels != [state.level for state in self.seats]:
             self.match = local_match_of(self.game, self.seats, self.match.seed)
 

@@ -68,9 +68,16 @@ class MoveStore(Protocol):
         """Store a computer taking an abandoned seat."""
 
     async def end_match(
-        self, match_id: int, winner: int, totals: list[int], reason: str, fence: int | None
+        self,
+        match_id: int,
+        winner: int,
+        totals: list[int],
+        reason: str,
+        fence: int | None,
+        left: Sequence[int] = (),
     ) -> None:
-        """Store a match ended other than by its score."""
+        """Store a match ended other than by its score; the people of seats ``left``
+        abandoned it."""
 
     async def seats(self, room_id: str) -> Sequence[SeatRow]:
         """The room's seats as stored."""

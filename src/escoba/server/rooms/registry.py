@@ -28,6 +28,8 @@ from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import RESTARTING, Refusal, StaleFence, StorageUnavailable
 from ..nicknames import NicknameError, clean_nickname
 from ..protocol import CreateRoom, JoinRoom, SeatTicket
+from ..ratings import game_of
+from ..storage.accounts import SignedIn
 from ..storage.repository import MoveWrite, SeatRow, SeatTaken, Storage, hash_token
 from ..storage.writer import MoveWriter
 from .actor import Room
@@ -73,6 +75,25 @@ QUICK_MATCH_CLOCK: Final = "standard"
 
 STORAGE_THREADS: Final = 4
 """Threads that talk to the database (the move writer has one more of its own)."""
+
+
+def _check_ratable(
+    request: CreateRoom, rules: RuleSet, levels: Sequence[str | None], account: SignedIn | None
+) -> None:
+    """Refuse a rated room that cannot be rated, naming what it lacks."""
+    if account is None:
+        raise Refusal("sign_in_needed", "sign in to open a rated table", 401)
+    missing = []
+    if not request.listed:
+        missing.append("an open table")
+    if request.clock is None:
+        missing.append("a clock")
+    if request.options or game_of(rules) is None:
+        missing.append("a preset's rules unchanged")
+    if any(level is not None for level in levels):
+        missing.append("person seats only")
+    if missing:
+        raise Refusal("not_ratable", "a rated table needs " + ", ".join(missing), 422)
 
 
 def _nickname(nickname: str) -> str:
@@ -276,7 +297,10 @@ class Registry:
             stored = await self.stored(self.storage.room, room_id)
             if stored is None:
                 raise Refusal("not_found", "no room has this link", 404)
-            seats = [SeatState(row.level, row.nickname, row.token_hash) for row in stored.seats]
+            seats = [
+                SeatState(row.level, row.nickname, row.token_hash, row.account_id)
+                for row in stored.seats
+            ]
             row = stored.room
             control = None if row.clock is None else TimeControl(**row.clock)
             state = RoomState(
@@ -284,7 +308,7 @@ class Registry:
                 local_match_of(stored.game, seats, stored.match.seed),
                 stored.match.id,
                 stored.match.number,
-                TableSettings(row.listed, row.watchable, row.language, control),
+                TableSettings(row.listed, row.watchable, row.language, control, row.rated),
                 None if control is None else SeatClocks.of(control, len(seats), stored.match.clock),
             )
             if stored.match.ended is not None and stored.match.winner is not None:
@@ -375,7 +399,10 @@ class Registry:
             if not recent:
                 del self._created[address]
 
-    async def create(self, request: CreateRoom, address: str = "") -> SeatTicket:
+    async def create(
+        self, request: CreateRoom, address: str = "", account: SignedIn | None = None
+    ) -> SeatTicket:
+        """Open a room with its creator seated (signed in: under their username)."""
         rules = rules_of(request.rules, dict(request.options))
         if len(request.seats) != request.players:
             raise Refusal(
@@ -396,12 +423,17 @@ class Registry:
         seat = people[0] if request.seat is None else request.seat
         if seat not in people:
             raise Refusal("bad_seats", f"seat {seat} is not a person's seat")
-        nickname = _nickname(request.nickname)
+        if request.rated:
+            _check_ratable(request, rules, levels, account)
+        nickname = account.username if account is not None else _nickname(request.nickname)
         clock = request.clock
         control = None if clock is None else TimeControl(clock.per_move, clock.reserve)
-        table = TableSettings(request.listed, request.watchable, request.language, control)
+        table = TableSettings(
+            request.listed, request.watchable, request.language, control, request.rated
+        )
+        sitters = {} if account is None else {seat: (account.account_id, address)}
         tickets = await self._open(
-            rules, request.partnerships, levels, {seat: nickname}, table, address
+            rules, request.partnerships, levels, {seat: nickname}, table, address, sitters
         )
         return tickets[0]
 
@@ -414,15 +446,32 @@ class Registry:
         *,
         language: str = "en",
         address: str | None = None,
+        sitters: Sequence[tuple[int | None, str | None]] = (),
+        rated: bool = False,
     ) -> list[SeatTicket]:
         """A room for people a quick match paired, seated in their order, the seats left
         to computers of ``level``; an open table, its match to watch. Each person's ticket.
-        ``address``: the person who asked for computers, whose limits they count against."""
+        ``address``: the person who asked for computers, whose limits they count against.
+        ``sitters``: each person's account (None: not signed in) and address. ``rated``: a
+        rated match, when every seat is a different account's (else it is casual)."""
         rules = rules_of(preset, {})
         levels = [None] * len(nicknames) + [level] * (players - len(nicknames))
         people = {seat: _nickname(nickname) for seat, nickname in enumerate(nicknames)}
-        table = TableSettings(True, True, language, CLOCK_PRESETS[QUICK_MATCH_CLOCK])
-        return await self._open(rules, players == 4, levels, people, table, address)
+        accounts = [account for account, _ in sitters]
+        rated = (
+            rated
+            and level is None
+            and len(accounts) == players
+            and None not in accounts
+            and len(set(accounts)) == players
+        )
+        table = TableSettings(True, True, language, CLOCK_PRESETS[QUICK_MATCH_CLOCK], rated)
+        seated = {
+            seat: (account, place)
+            for seat, (account, place) in enumerate(sitters)
+            if account is not None
+        }
+        return await self._open(rules, players == 4, levels, people, table, address, seated)
 
     async def _open(
         self,
@@ -432,9 +481,11 @@ class Registry:
         people: Mapping[int, str],
         table: TableSettings,
         address: str | None,
+        sitters: Mapping[int, tuple[int, str | None]] | None = None,
     ) -> list[SeatTicket]:
         """Make a room, ``people`` (seat: nickname) seated in it: their tickets, in seat
-        order."""
+        order. ``sitters``: the signed-in people's (account, address), by seat."""
+        sitters = sitters or {}
         seed = new_seed()
         try:
             game = Game(rules, len(levels), partnerships, seed=seed)
@@ -455,9 +506,19 @@ class Registry:
                 watchable=table.watchable,
                 language=table.language,
                 clock=None if table.clock is None else table.clock.to_dict(),
+                rated=table.rated,
             )
             for seat, nickname in people.items():
-                await self.stored(self.storage.take_seat, room_id, seat, nickname, tokens[seat])
+                account, place = sitters.get(seat, (None, None))
+                await self.stored(
+                    self.storage.take_seat,
+                    room_id,
+                    seat,
+                    nickname,
+                    tokens[seat],
+                    account_id=account,
+                    address=place,
+                )
             made = True
             room = await self.room(room_id)
         finally:
@@ -474,10 +535,23 @@ class Registry:
             for seat, token in sorted(tokens.items())
         ]
 
-    async def join(self, room_id: str, request: JoinRoom) -> SeatTicket:
+    async def join(
+        self,
+        room_id: str,
+        request: JoinRoom,
+        account: SignedIn | None = None,
+        address: str | None = None,
+    ) -> SeatTicket:
+        """Take a free seat (signed in: under the username; once only at a rated table)."""
         room = await self.room(room_id)
-        nickname = _nickname(request.nickname)
+        nickname = account.username if account is not None else _nickname(request.nickname)
         async with room.lock:
+            if (
+                account is not None
+                and room.room_state.table.rated
+                and any(state.account_id == account.account_id for state in room.seats)
+            ):
+                raise Refusal("already_seated", "you sit at this rated table already", 409)
             free = [
                 seat
                 for seat, state in enumerate(room.seats)
@@ -494,11 +568,20 @@ class Registry:
             else:
                 raise Refusal("room_full", "every person's seat in this room is taken", 409)
             token = new_token()
+            account_id = None if account is None else account.account_id
             try:
-                await self.stored(self.storage.take_seat, room_id, seat, nickname, token)
+                await self.stored(
+                    self.storage.take_seat,
+                    room_id,
+                    seat,
+                    nickname,
+                    token,
+                    account_id=account_id,
+                    address=address,
+                )
             except SeatTaken:
                 raise Refusal("seat_taken", f"seat {seat} is taken", 409) from None
-            room.room_state.seat_taken(seat, nickname, hash_token(token))
+            room.room_state.seat_taken(seat, nickname, hash_token(token), account_id)
             room.claimed()
             with contextlib.suppress(Refusal):  # the clock starts at its next change else
                 await room.clock_turn()  # a full table starts: the clock runs
@@ -568,12 +651,24 @@ class StoredRooms:
             raise Refusal(*RESTARTING) from None
 
     async def end_match(
-        self, match_id: int, winner: int, totals: list[int], reason: str, fence: int | None
+        self,
+        match_id: int,
+        winner: int,
+        totals: list[int],
+        reason: str,
+        fence: int | None,
+        left: Sequence[int] = (),
     ) -> None:
         registry = self._registry
         try:
             await registry.stored(
-                registry.storage.end_match, match_id, winner, totals, reason, fence=fence
+                registry.storage.end_match,
+                match_id,
+                winner,
+                totals,
+                reason,
+                left=left,
+                fence=fence,
             )
         except StaleFence:
             raise Refusal(*RESTARTING) from None

@@ -22,7 +22,15 @@ from ...protocol import (
     TablesMessage,
     parse_lobby_message,
 )
-from ..deps import Lobby, address_of, lobby_of, quick_match_of, settings_of, validation_text
+from ..deps import (
+    Lobby,
+    account_of,
+    address_of,
+    lobby_of,
+    quick_match_of,
+    settings_of,
+    validation_text,
+)
 from ..socket import message_text, open_socket, refuse_socket
 
 __all__ = ["router"]
@@ -56,9 +64,11 @@ async def lobby_socket(websocket: WebSocket) -> None:
     client = Client(websocket, limits.send_backlog, limits.send_seconds)
     pump = asyncio.create_task(client.pump())
     quick = quick_match_of(websocket)
+    signed = await account_of(websocket)  # the page's session as the socket opened
+    account = None if signed is None else (signed.account_id, signed.username)
     lobby.watch(client)
     try:
-        await _read(websocket, client, quick, address_of(websocket))
+        await _read(websocket, client, quick, address_of(websocket), account)
     finally:
         lobby.unwatch(client)
         leaving = quick.gone(client)
@@ -73,7 +83,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
             await asyncio.wait_for(websocket.close(), 1.0)
 
 
-async def _read(websocket: WebSocket, client: Client, quick: QuickMatch, address: str) -> None:
+async def _read(
+    websocket: WebSocket,
+    client: Client,
+    quick: QuickMatch,
+    address: str,
+    account: tuple[int, str] | None,
+) -> None:
     """Act on the client's messages until it goes or its connection is closed."""
     ended = asyncio.ensure_future(client.ended.wait())
     try:
@@ -95,14 +111,20 @@ async def _read(websocket: WebSocket, client: Client, quick: QuickMatch, address
             if data is None:
                 data = received.get("bytes") or b""
             try:
-                await _answer(client, quick, address, data)
+                await _answer(client, quick, address, account, data)
             except Refusal as refusal:
                 client.send(refusal.to_message())
     finally:
         ended.cancel()
 
 
-async def _answer(client: Client, quick: QuickMatch, address: str, data: str | bytes) -> None:
+async def _answer(
+    client: Client,
+    quick: QuickMatch,
+    address: str,
+    account: tuple[int, str] | None,
+    data: str | bytes,
+) -> None:
     """Act on one message; a refusal raises :class:`Refusal`."""
     text = message_text(client, data)
     try:
@@ -116,7 +138,7 @@ async def _answer(client: Client, quick: QuickMatch, address: str, data: str | b
     if isinstance(message, PingMessage):
         client.send(PongMessage())
     elif isinstance(message, SeekMessage):
-        await quick.seek(client, message)
+        await quick.seek(client, message, account, address)
     elif isinstance(message, FillMessage):
         await quick.fill(client, message, address)
     elif isinstance(message, CancelSeekMessage):

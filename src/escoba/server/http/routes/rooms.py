@@ -26,7 +26,7 @@ from ....rules import (
 from ...errors import Refusal
 from ...protocol import CLOCK_BOUNDS, CreateRoom, JoinRoom, RoomInfo, SeatTicket
 from ...rooms.clocks import CLOCK_PRESETS
-from ..deps import Address, Rooms
+from ..deps import Account, Address, Rooms
 
 __all__ = ["router"]
 
@@ -86,9 +86,12 @@ def _ratings(rules: RuleSet) -> dict[str, int]:
 
 
 @router.post("/api/rooms", status_code=201)
-async def create_room(request: CreateRoom, rooms: Rooms, address: Address) -> SeatTicket:
-    """Open a room; the answer holds the creator's seat token, shown only this once."""
-    return await rooms.create(request, address)
+async def create_room(
+    request: CreateRoom, rooms: Rooms, address: Address, account: Account
+) -> SeatTicket:
+    """Open a room; the answer holds the creator's seat token, shown only this once. Signed
+    in, the creator sits under their username, and the room may be rated."""
+    return await rooms.create(request, address, account)
 
 
 @router.get("/api/rooms/{room_id}")
@@ -97,8 +100,10 @@ async def room_info(room_id: str, rooms: Rooms) -> RoomInfo:
 
 
 @router.post("/api/rooms/{room_id}/join")
-async def join_room(room_id: str, request: JoinRoom, rooms: Rooms) -> SeatTicket:
-    return await rooms.join(room_id, request)
+async def join_room(
+    room_id: str, request: JoinRoom, rooms: Rooms, address: Address, account: Account
+) -> SeatTicket:
+    return await rooms.join(room_id, request, account, address)
 
 
 @router.get("/api/rooms/{room_id}/cheatsheet")
