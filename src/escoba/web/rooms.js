@@ -1,8 +1,10 @@
 // Shared by the lobby (lobby.js), the game screen (game.js) and the history, replay and score
 // pad pages: the seat tickets kept in localStorage, JSON requests to the server that turn its
-// error bodies into exceptions, and the names of presets, computer levels, rule options,
-// scoring categories and error codes in the reader's language.
+// error bodies into exceptions (and carry the account's CSRF token when they change something),
+// and the names of presets, computer levels, rule options, scoring categories and error codes
+// in the reader's language.
 
+import { csrfHeaders, currentAccount, refreshAccount } from "./account-state.js";
 import { capitalised, known, t } from "./i18n.js";
 
 const TICKET_PREFIX = "escoba.ticket.";
@@ -74,7 +76,10 @@ export function lastNickname() {
   return storage()?.getItem(NICKNAME_KEY) ?? "";
 }
 
+// The name to offer next time. Signed in, a person sits under their username, which is not
+// kept as the name to use signed out.
 export function rememberNickname(nickname) {
+  if (currentAccount()?.account) return;
   storage()?.setItem(NICKNAME_KEY, nickname);
 }
 
@@ -87,12 +92,34 @@ export class ApiError extends Error {
   }
 }
 
+const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
+
+// A JSON request; a refusal becomes an ApiError. A request that changes something carries the
+// signed-in session's CSRF token (account-state.js); refused for a token gone stale (signed in
+// or out in another tab), it is sent once more with the token the server holds now.
 export async function api(path, { method = "GET", body } = {}) {
+  const unsafe = !SAFE_METHODS.includes(method.toUpperCase());
+  let answer = await send(path, method, body, unsafe ? await csrfHeaders() : {});
+  if (unsafe && answer.status === 403 && answer.data?.code === "bad_csrf") {
+    await refreshAccount();
+    answer = await send(path, method, body, await csrfHeaders());
+  }
+  const { response, data } = answer;
+  if (!response.ok) {
+    let message = typeof data?.message === "string" ? data.message : response.statusText;
+    if (Array.isArray(data?.detail) && data.detail[0]?.msg) message = String(data.detail[0].msg);
+    else if (typeof data?.detail === "string") message = data.detail;
+    throw new ApiError(response.status, typeof data?.code === "string" ? data.code : `http_${response.status}`, message);
+  }
+  return data;
+}
+
+async function send(path, method, body, extra) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...extra },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -104,13 +131,7 @@ export async function api(path, { method = "GET", body } = {}) {
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    let message = typeof data?.message === "string" ? data.message : response.statusText;
-    if (Array.isArray(data?.detail) && data.detail[0]?.msg) message = String(data.detail[0].msg);
-    else if (typeof data?.detail === "string") message = data.detail;
-    throw new ApiError(response.status, typeof data?.code === "string" ? data.code : `http_${response.status}`, message);
-  }
-  return data;
+  return { response, status: response.status, data };
 }
 
 export function presetName(preset) {

@@ -36,6 +36,7 @@
 // The pad is kept in localStorage under "escoba.scorepad" (the one before "new pad" under
 // "escoba.scorepad.previous").
 
+import { csrfHeaders } from "./account-state.js";
 import { mountHeader } from "./header.js";
 import { applyTexts, capitalised, t, tn } from "./i18n.js";
 import { language } from "./prefs.js";
@@ -142,7 +143,8 @@ async function addUp(hands) {
   try {
     const response = await fetch("/api/scorepad", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      // Signed in, a POST carries the session's CSRF token (account-state.js).
+      headers: { "Content-Type": "application/json", ...(await csrfHeaders()) },
       body: JSON.stringify(requestBody(hands)),
     });
     const body = await response.json();
