@@ -47,8 +47,8 @@ LOCALE: Final = ROOT / "src" / "escoba" / "locale"
 DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
-    "common", "error", "game", "history", "language", "leaderboard", "learn", "lobby", "nav",
-    "profile", "ratings", "replay", "rules", "scorepad", "talk",
+    "account", "common", "error", "game", "history", "language", "leaderboard", "learn",
+    "lobby", "nav", "profile", "ratings", "replay", "rules", "scorepad", "talk",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 
@@ -61,6 +61,9 @@ ERROR_CODES: Final = (
     "not_seated", "not_your_turn", "nothing_to_take_back", "rate_limited", "room_full",
     "restarting", "room_reloaded", "seat_taken", "server_busy", "storage_failed",
     "talk_too_fast", "no_free_text", "bad_text", "nobody_left", "not_abandoned",
+    "bad_username", "username_taken", "weak_password", "password_too_long", "bad_credentials",
+    "too_many_attempts", "account_disabled", "bad_passkey", "flow_expired", "bad_csrf",
+    "cross_site", "sign_in_needed", "not_ratable", "confirm_username",
 )  # fmt: skip
 """The refusals the pages say in the reader's language (``error.<code>``); any other code
 shows the server's own message. ``network`` is the page's own: the server cannot be reached."""

@@ -1,7 +1,14 @@
-// The bar at the top of every page: links, and the language and deck-style pickers; below it,
-// the notice shown while the server cannot be reached (offline.js, which also registers the
-// service worker that lets the pages open without the server).
+// The bar at the top of every page: links, the account's (Sign in, or the signed-in person's
+// name, to their profile, and their account's page), and the language and deck-style pickers;
+// below it, the notice shown while the server cannot be reached (offline.js, which also
+// registers the service worker that lets the pages open without the server).
+//
+// data-testid for browser tests:
+//   nav-account           "Sign in" (to /account), or the signed-in username (to /players/...)
+//   nav-account-settings  the signed-in person's account page (hidden while signed out)
+//   nav-leaderboard       the leaderboard
 
+import { accountState, currentAccount } from "./account-state.js";
 import { DECK_STYLES, LANGUAGES, deckStyle, language, setDeckStyle, setLanguage } from "./prefs.js";
 import { applyTexts, capitalised, t, useLanguage } from "./i18n.js";
 import { startOffline } from "./offline.js";
@@ -19,6 +26,9 @@ export function mountHeader(container) {
         <a href="/history" data-i18n="common.your_matches"></a>
         <a href="/scorepad" data-i18n="common.scorepad"></a>
         <a href="/learn" data-i18n="learn.link"></a>
+        <a href="/leaderboard" data-testid="nav-leaderboard" data-i18n="nav.leaderboard"></a>
+        <a href="/account" class="account-link" data-testid="nav-account"></a>
+        <a href="/account" class="account-settings" data-testid="nav-account-settings" data-i18n="nav.account" hidden></a>
       </nav>
       <label class="picker"><span data-i18n="nav.language"></span>
         <select id="language-picker" name="language"></select></label>
@@ -35,6 +45,7 @@ export function mountHeader(container) {
     languages.value = language();
     decks.value = deckStyle();
     applyTexts(container);
+    showAccount(container);
   };
   languages.addEventListener("change", async () => {
     const chosen = languages.value;
@@ -48,9 +59,31 @@ export function mountHeader(container) {
   });
   decks.addEventListener("change", () => setDeckStyle(decks.value));
   window.addEventListener("escoba:prefs", fill);
+  window.addEventListener("escoba:account", () => showAccount(container));
   document.documentElement.lang = language();
   fill();
+  accountState(); // asked once for the page; showAccount draws it on "escoba:account"
   startOffline(container);
+}
+
+// Signed out: "Sign in". Signed in: the username, a link to the profile, and "Account". The
+// name goes in as text.
+function showAccount(container) {
+  const account = currentAccount()?.account ?? null;
+  const link = container.querySelector(".account-link");
+  const settings = container.querySelector(".account-settings");
+  if (account) {
+    link.textContent = account.username;
+    link.href = `/players/${encodeURIComponent(account.username)}`;
+    link.title = t("nav.profile");
+    link.classList.add("signed-in");
+  } else {
+    link.textContent = t("nav.sign_in");
+    link.href = "/account";
+    link.removeAttribute("title");
+    link.classList.remove("signed-in");
+  }
+  settings.hidden = !account;
 }
 
 // The phone's menu: the button opens and closes it; Escape, or a click or the focus going
