@@ -7,11 +7,13 @@
 //
 // Stable hooks for browser tests (data-testid):
 //   quick-game, quick-players   the game and the number of players
+//   quick-rated                 a rated game (signed in only): paired with rated seekers only
 //   play-now                    the button that starts waiting
 //   quick-status                what is going on ("Looking for players for Escoba · 0:12")
 //   cancel-seek                 stop waiting
 //   fill-level, fill-seats      the computers' level, and the button that plays with them
 
+import { currentAccount } from "./account-state.js";
 import { t } from "./i18n.js";
 import { connectLobby, onLobbyMessage, onLobbyOpen, sendLobby } from "./lobby-net.js";
 import { followGame, language } from "./prefs.js";
@@ -22,7 +24,7 @@ import {
 let panel = null;
 let nickname = () => "";
 let askNickname = () => {};
-let seeking = null; // {rules, players, nickname, since} while waiting
+let seeking = null; // {rules, players, nickname, rated, since} while waiting
 let waited = false;
 let ticking = null;
 
@@ -44,10 +46,12 @@ function draw() {
   byTestId("play-now").hidden = waiting;
   byTestId("quick-game").disabled = waiting;
   byTestId("quick-players").disabled = waiting || byTestId("quick-game").value.startsWith("scopone");
+  byTestId("quick-rated").disabled = waiting || !currentAccount()?.account;
   byTestId("quick-waiting").hidden = !waiting;
   byTestId("quick-fill").hidden = !(waiting && waited);
   if (waiting) {
-    byTestId("quick-status").textContent = t("lobby.quick_waiting", { game: presetName(seeking.rules), time: elapsed() });
+    const words = seeking.rated ? "lobby.quick_waiting_rated" : "lobby.quick_waiting";
+    byTestId("quick-status").textContent = t(words, { game: presetName(seeking.rules), time: elapsed() });
   }
 }
 
@@ -70,7 +74,9 @@ function gameChosen() {
 
 function seek() {
   if (!seeking) return;
-  sendLobby({ type: "seek", rules: seeking.rules, players: seeking.players, nickname: seeking.nickname, language: language() });
+  const message = { type: "seek", rules: seeking.rules, players: seeking.players, nickname: seeking.nickname, language: language() };
+  if (seeking.rated) message.rated = true;
+  sendLobby(message);
 }
 
 function start() {
@@ -82,7 +88,8 @@ function start() {
     return;
   }
   const rules = byTestId("quick-game").value;
-  seeking = { rules, players: Number(byTestId("quick-players").value), nickname: name, since: Date.now() };
+  const rated = byTestId("quick-rated").checked && Boolean(currentAccount()?.account);
+  seeking = { rules, players: Number(byTestId("quick-players").value), nickname: name, rated, since: Date.now() };
   waited = false;
   rememberNickname(name);
   seek(); // or once the socket opens
@@ -109,7 +116,7 @@ function heard(message) {
     rememberRoom(ticket.room, { preset: seeking.rules, rules: null, seats: [] });
     followGame(seeking.rules); // the room shows the game's own cards, unless a deck was picked
     window.location.assign(ticket.invite);
-  } else if (message.type === "error" && ["bad_rules", "bad_seating", "bad_nickname", "server_busy", "restarting", "storage_failed", "too_many_rooms", "too_many_computers"].includes(message.code)) {
+  } else if (message.type === "error" && ["bad_rules", "bad_seating", "bad_nickname", "server_busy", "restarting", "storage_failed", "too_many_rooms", "too_many_computers", "sign_in_needed", "not_ratable"].includes(message.code)) {
     stop();
     showError(errorText(message.code, message.message));
   }

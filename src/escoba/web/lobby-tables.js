@@ -10,6 +10,7 @@
 //   open-tables-none  the line shown while no table is open
 //   take-seat         an open table's "Sit down" button
 //   watch-table       an open table's "Watch" link
+//   rated-badge       the "Rated" mark of a rated table
 
 import { t } from "./i18n.js";
 import { connectLobby, onLobbyMessage } from "./lobby-net.js";
@@ -32,7 +33,8 @@ function gameName(table) {
 
 function seatName(seat) {
   if (seat.kind === "computer") return t("common.computer", { level: levelName(seat.level) });
-  return seat.free ? t("lobby.seat_free") : seat.nickname ?? "?";
+  // A signed-in person sits under their username.
+  return seat.free ? t("lobby.seat_free") : seat.account ?? seat.nickname ?? "?";
 }
 
 function showError(message) {
@@ -75,6 +77,13 @@ function tableItem(table) {
   const title = document.createElement("span");
   title.className = "table-game";
   title.textContent = gameName(table);
+  if (table.rated) {
+    const badge = document.createElement("span");
+    badge.className = "rated-badge";
+    badge.dataset.testid = "rated-badge";
+    badge.textContent = t("lobby.rated_badge");
+    title.append(" ", badge);
+  }
   const detail = document.createElement("span");
   detail.className = "table-detail";
   const parts = [table.seats.map(seatName).join(", "), t(`language.${table.language}`)];

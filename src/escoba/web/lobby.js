@@ -14,11 +14,18 @@
 //                   clock-per-move and clock-reserve, in seconds)
 //   listed          checkbox: an open table, listed for anyone to sit at (default private)
 //   watchable       checkbox, enabled with listed: its match may be watched from the lobby
+//   rated           checkbox, enabled while signed in: a rated game; it makes the table open
+//                   and clocked (Standard, unless a clock is chosen), every other seat a
+//                   person's and the game's own rules (those fields are locked while it is on);
+//                   rated-hint says what it needs, or links to /account while signed out
+//   nickname-account  while signed in: the note that you sit under your username (the
+//                   nickname field then shows it, read-only)
 //   create-room     the big "Play" submit button
 //   my-room         each entry of the "your rooms" list (with data-room)
 // Rule options live in a <details id="options">, one field per option named `option-<name>`;
 // an option that makes no sense with the others (OPTION_NEEDS) is unchecked and disabled.
 
+import { accountState, currentAccount } from "./account-state.js";
 import { mountHeader } from "./header.js";
 import { applyTexts, known, t, tn } from "./i18n.js";
 import { mountQuickMatch, refreshQuickTexts } from "./lobby-quick.js";
@@ -39,6 +46,7 @@ const optionFields = document.getElementById("option-fields");
 const errorBox = document.getElementById("create-error");
 const listed = document.getElementById("listed");
 const watchable = document.getElementById("watchable");
+const rated = document.getElementById("rated");
 
 let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS, ratings: {} };
 // Options that only make sense with another's value: what escoba.rules refuses otherwise.
@@ -116,6 +124,7 @@ function fillSeats() {
     rows.push(row);
   }
   seatRows.replaceChildren(...rows);
+  if (rated.checked) personSeats();
   const four = players === 4;
   partnerships.disabled = !four;
   if (!four) partnerships.checked = false;
@@ -248,6 +257,7 @@ async function createRoom(event) {
     watchable: listed.checked && watchable.checked,
     language: language(),
   };
+  if (rated.checked) body.rated = true;
   const button = form.querySelector("[data-testid=create-room]");
   button.disabled = true;
   try {
@@ -360,8 +370,8 @@ function refreshTexts() {
   markChanged();
   listRooms();
   drawTables();
-  refreshQuickTexts();
   fillClocks();
+  showAccount();
 }
 
 // The clock choices: none, the server's presets ("Standard · 20 s a move, 1:00 in reserve"),
@@ -376,6 +386,7 @@ function fillClocks() {
     new Option(t("lobby.clock_custom"), "custom"),
   );
   select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
+  if (rated.checked) markRated();
   markClock();
 }
 
@@ -401,6 +412,59 @@ function markListed() {
   document.getElementById("watchable-label").classList.toggle("disabled", !listed.checked);
 }
 
+// -- rated games: an account, an open table, a clock, the game's own rules, people only
+
+function personSeats() {
+  for (const select of seatRows.querySelectorAll("select")) {
+    select.value = "person";
+    seatKinds[Number(select.id.split("-").pop())] = "person";
+  }
+}
+
+function markRated() {
+  const on = rated.checked;
+  if (on) {
+    listed.checked = true;
+    const clock = document.getElementById("clock");
+    if (!clock.value) clock.value = catalogue.clocks?.standard ? "standard" : clock.options[1]?.value ?? "";
+    personSeats();
+    resetOptions();
+  }
+  listed.disabled = on;
+  const none = document.querySelector("#clock option[value='']");
+  if (none) none.disabled = on;
+  document.querySelector("fieldset.seats").disabled = on;
+  document.getElementById("option-set").disabled = on;
+  markListed();
+  markClock();
+}
+
+// Signed in, you sit under your username: the name field shows it and cannot be changed, and
+// rated games may be chosen. Signed out, the name is yours to type and rated games are not.
+function showAccount() {
+  const account = currentAccount()?.account ?? null;
+  const note = document.getElementById("nickname-account");
+  if (account) {
+    nicknameInput.value = account.username;
+    note.textContent = t("lobby.nickname_account", { username: account.username });
+  } else if (nicknameInput.readOnly) {
+    nicknameInput.value = lastNickname(); // the username was shown there: back to the own name
+  }
+  nicknameInput.readOnly = Boolean(account);
+  note.hidden = !account;
+  for (const box of [rated, document.getElementById("quick-rated")]) {
+    if (!account) box.checked = false;
+    box.disabled = !account;
+    box.closest("label").classList.toggle("disabled", !account);
+  }
+  for (const hint of document.querySelectorAll(".rated-hint")) {
+    hint.querySelector(".when-signed-in").hidden = !account;
+    hint.querySelector(".when-signed-out").hidden = Boolean(account);
+  }
+  markRated();
+  refreshQuickTexts();
+}
+
 async function start() {
   mountHeader(document.getElementById("site-header"));
   applyTexts(document);
@@ -411,6 +475,8 @@ async function start() {
   listRooms();
   markListed();
   listed.addEventListener("change", markListed);
+  rated.addEventListener("change", markRated);
+  window.addEventListener("escoba:account", showAccount);
   document.getElementById("clock").addEventListener("change", markClock);
   const nickname = {
     nicknameOf: () => nicknameInput.value.trim().slice(0, MAX_NICKNAME),
@@ -433,6 +499,7 @@ async function start() {
   document.getElementById("options-reset").addEventListener("click", resetOptions);
   form.addEventListener("submit", createRoom);
   window.addEventListener("escoba:prefs", refreshTexts);
+  accountState().then(showAccount);
   try {
     catalogue = await api("/api/presets");
     knowPresets(catalogue.presets);
