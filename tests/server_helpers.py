@@ -44,6 +44,7 @@ from escoba.server.config import (
     SYSTEM_CLOCK,
     Clock,
     Limits,
+    PasswordCost,
     Settings,
     Timings,
 )
@@ -70,6 +71,11 @@ TEST_LIMITS = DEFAULT_LIMITS.replace(
 """The server's limits, but with one address (every test client's) creating rooms freely
 and hints as fast as a test asks: a test module opens many rooms and plays faster than
 people. Tests of those limits pass limits of their own."""
+
+
+TEST_PASSWORD_COST = PasswordCost(time_cost=1, memory_kib=8 * 1024, parallelism=1)
+"""Argon2id still, but cheap: the tests make many accounts (the server's default is RFC
+9106's, which ``test_server_accounts`` checks once)."""
 
 
 class ManualClock:
@@ -156,6 +162,7 @@ def running_app(
     limits: Limits = TEST_LIMITS,
     timings: Timings = DEFAULT_TIMINGS,
     clock: Clock = SYSTEM_CLOCK,
+    password_cost: PasswordCost = TEST_PASSWORD_COST,
 ) -> Iterator[TestClient]:
     """A started app on the test database ``database`` names; leaving the block shuts it
     down."""
@@ -166,6 +173,7 @@ def running_app(
         limits=limits,
         timings=timings,
         clock=clock,
+        password_cost=password_cost,
     )
     app = create_app(settings)
     with databases.running(), TestClient(app) as client:

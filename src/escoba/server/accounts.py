@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from typing import Any, Final
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
 from webauthn import (
     base64url_to_bytes,
@@ -38,7 +38,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from .config import Clock, Limits
+from .config import DEFAULT_PASSWORD_COST, Clock, Limits, PasswordCost
 from .errors import Refusal
 from .nicknames import NicknameError, clean_nickname
 from .storage.accounts import AccountStore
@@ -49,6 +49,7 @@ __all__ = [
     "MAX_PASSWORD_BYTES",
     "MIN_PASSWORD",
     "NewPasskey",
+    "Passwords",
     "SignInLimits",
     "check_password",
     "clean_username",
@@ -109,8 +110,6 @@ COMMON_PASSWORDS: Final = frozenset(
 RESERVED: Final = frozenset({"deleted player", "admin", "escoba"})
 """Folded names no account may take."""
 
-_HASHER: Final = PasswordHasher()  # Argon2id, RFC 9106's low-memory parameters
-
 
 def clean_username(text: str) -> tuple[str, str]:
     """The username as shown and its folded form (what must be unique).
@@ -143,28 +142,50 @@ def check_password(password: str, username: str) -> None:
         raise Refusal("weak_password", "that password is too easy to guess: choose another")
 
 
-def hash_password(password: str) -> str:
-    """The password's Argon2id hash (salted; the only form ever stored)."""
-    return _HASHER.hash(password)
+class Passwords:
+    """Hashing and checking passwords with Argon2id at a cost (see ``PasswordCost``)."""
+
+    def __init__(self, cost: PasswordCost = DEFAULT_PASSWORD_COST) -> None:
+        self._hasher = PasswordHasher(
+            time_cost=cost.time_cost,
+            memory_cost=cost.memory_kib,
+            parallelism=cost.parallelism,
+            type=Type.ID,
+        )
+        self._decoy: str | None = None
+
+    def hash(self, password: str) -> str:
+        """The password's Argon2id hash (salted; the only form ever stored)."""
+        return self._hasher.hash(password)
+
+    def verify(self, stored: str | None, password: str) -> bool:
+        """Whether ``password`` is the one hashed in ``stored``; with no hash (an unknown
+        name, or an account of passkeys only) a decoy is verified, for the same work and
+        answer."""
+        if len(password.encode()) > MAX_PASSWORD_BYTES:
+            return False
+        if self._decoy is None:
+            self._decoy = self._hasher.hash(secrets.token_urlsafe(16))
+        try:
+            matches = self._hasher.verify(stored if stored is not None else self._decoy, password)
+        except (VerificationError, InvalidHashError):
+            return False
+        return matches and stored is not None
 
 
 @cache
-def _decoy() -> str:
-    """A hash verified for an unknown username, so that it costs what a wrong password does."""
-    return _HASHER.hash(secrets.token_urlsafe(16))
+def _default() -> Passwords:
+    return Passwords()
+
+
+def hash_password(password: str) -> str:
+    """The password's Argon2id hash at the default cost."""
+    return _default().hash(password)
 
 
 def verify_password(stored: str | None, password: str) -> bool:
-    """Whether ``password`` is the one hashed in ``stored``; with no hash (an unknown name,
-    or an account of passkeys only) a decoy is verified, for the same work and answer."""
-    if len(password.encode()) > MAX_PASSWORD_BYTES:
-        return False
-    try:
-        return _HASHER.verify(stored if stored is not None else _decoy(), password) and (
-            stored is not None
-        )
-    except (VerificationError, InvalidHashError):
-        return False
+    """:meth:`Passwords.verify` at the default cost."""
+    return _default().verify(stored, password)
 
 
 class SignInLimits:

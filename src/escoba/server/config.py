@@ -20,12 +20,14 @@ from typing import Final, Protocol
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "DEFAULT_PASSWORD_COST",
     "DEFAULT_PREFIX",
     "DEFAULT_SETTINGS",
     "DEFAULT_TIMINGS",
     "SYSTEM_CLOCK",
     "Clock",
     "Limits",
+    "PasswordCost",
     "Settings",
     "SystemClock",
     "Timings",
@@ -205,6 +207,24 @@ class SystemClock:
 SYSTEM_CLOCK: Final = SystemClock()
 
 
+@dataclass(frozen=True, slots=True)
+class PasswordCost:
+    """The work of hashing one password with Argon2id: passes, memory (KiB) and lanes. The
+    default is RFC 9106's second recommendation; tests may make it cheaper (every hash
+    records its own cost, so a stored hash verifies whatever the setting is later)."""
+
+    time_cost: int = 3
+    memory_kib: int = 64 * 1024
+    parallelism: int = 4
+
+    def __post_init__(self) -> None:
+        if self.time_cost < 1 or self.memory_kib < 8 * self.parallelism or self.parallelism < 1:
+            raise ValueError(f"not an Argon2 cost: {self}")
+
+
+DEFAULT_PASSWORD_COST: Final = PasswordCost()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Settings:
     """Everything one server process is built from (``create_app(settings)``)."""
@@ -222,6 +242,7 @@ class Settings:
     redis_prefix: str = DEFAULT_PREFIX
     timings: Timings = DEFAULT_TIMINGS
     clock: Clock = field(default=SYSTEM_CLOCK)
+    password_cost: PasswordCost = DEFAULT_PASSWORD_COST
     passkey_site: str | None = None
     """The passkeys' site (WebAuthn's relying party id), the host name people open, like
     ``escoba.example.org``; None: the host each request names. A passkey made for one

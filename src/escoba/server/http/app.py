@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import memory
-from ..accounts import SignInLimits
+from ..accounts import Passwords, SignInLimits
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal
 from ..history import SweepCounts
@@ -116,6 +116,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.state.waves = waves
     app.state.sweeps = SweepCounts()  # each finished match's, counted once
     app.state.accounts = AccountStore(storage)
+    app.state.passwords = Passwords(settings.password_cost)
     app.state.sign_in_limits = SignInLimits(app.state.accounts, settings.limits, settings.clock)
     app.add_middleware(SameSite, origins=tuple(settings.origins))
     app.add_middleware(BodyLimit)

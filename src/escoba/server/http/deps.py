@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from starlette.requests import HTTPConnection
 
-from ..accounts import SignInLimits
+from ..accounts import Passwords, SignInLimits
 from ..config import Settings
 from ..errors import Refusal
 from ..history import SweepCounts
@@ -71,6 +71,11 @@ def quick_match_of(connection: HTTPConnection) -> QuickMatch:
 def accounts_of(connection: HTTPConnection) -> AccountStore:
     store: AccountStore = connection.app.state.accounts
     return store
+
+
+def passwords_of(connection: HTTPConnection) -> Passwords:
+    passwords: Passwords = connection.app.state.passwords
+    return passwords
 
 
 def sign_in_limits_of(connection: HTTPConnection) -> SignInLimits:

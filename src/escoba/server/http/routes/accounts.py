@@ -23,13 +23,11 @@ from ...accounts import (
     SignInLimits,
     check_password,
     clean_username,
-    hash_password,
     new_user_handle,
     passkey_registration,
     passkey_request,
     verify_new_passkey,
     verify_passkey,
-    verify_password,
 )
 from ...errors import Refusal
 from ...history import SeatTokens, token_hashes
@@ -45,8 +43,18 @@ from ...protocol.accounts import (
     PasskeyView,
 )
 from ...rooms.registry import Registry
-from ...storage.accounts import SESSION_DAYS, AccountStore, NameTaken, SignedIn
-from ..deps import SESSION_COOKIE, Account, Accounts, Address, Rooms, settings_of, sign_in_limits_of
+from ...storage.accounts import SESSION_DAYS, AccountStore, NameTaken, SignedIn, hash_secret
+from ..deps import (
+    SESSION_COOKIE,
+    Account,
+    Accounts,
+    Address,
+    Rooms,
+    account_of,
+    passwords_of,
+    settings_of,
+    sign_in_limits_of,
+)
 
 __all__ = ["router"]
 
@@ -81,10 +89,11 @@ async def _sign_in(
     rooms: Registry,
     store: AccountStore,
     account_id: int,
-    current: SignedIn | None,
 ) -> AccountAnswer:
-    """A new session for the account, the browser's old one ended (never reused)."""
-    presented = current.session if current is not None else None
+    """A new session for the account; the one the browser presented, if any, ends (a session
+    is never reused, whoever chose its value)."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    presented = hash_secret(cookie) if cookie else None
     token, csrf = await rooms.stored(store.new_session, account_id, presented)
     response.set_cookie(
         SESSION_COOKIE,
@@ -138,19 +147,18 @@ async def register(
     given: Credentials,
     request: Request,
     response: Response,
-    account: Account,
     rooms: Rooms,
     store: Accounts,
 ) -> AccountAnswer:
     """A new account with a password, signed in."""
     username, key = clean_username(given.username)
     check_password(given.password, username)
-    hashed = await asyncio.to_thread(hash_password, given.password)
+    hashed = await asyncio.to_thread(passwords_of(request).hash, given.password)
     try:
         made = await rooms.stored(store.create, username, key, hashed)
     except NameTaken:
         raise Refusal("username_taken", f"the username {username!r} is taken", 409) from None
-    return await _sign_in(request, response, rooms, store, made.id, account)
+    return await _sign_in(request, response, rooms, store, made.id)
 
 
 @router.post("/api/account/sign-in")
@@ -158,7 +166,6 @@ async def sign_in(
     given: Credentials,
     request: Request,
     response: Response,
-    account: Account,
     address: Address,
     rooms: Rooms,
     store: Accounts,
@@ -172,24 +179,27 @@ async def sign_in(
     await rooms.stored(limits.check, key, address)
     found = await rooms.stored(store.by_key, key)
     stored = found.password_hash if found is not None else None
-    if not await asyncio.to_thread(verify_password, stored, given.password) or found is None:
+    if (
+        not await asyncio.to_thread(passwords_of(request).verify, stored, given.password)
+        or found is None
+    ):
         await rooms.stored(limits.failed, key, address)
         raise Refusal(*BAD_CREDENTIALS)
     if found.disabled:
         raise Refusal("account_disabled", "this account is disabled", 403)
     await rooms.stored(limits.succeeded, key)
-    return await _sign_in(request, response, rooms, store, found.id, account)
+    return await _sign_in(request, response, rooms, store, found.id)
 
 
 @router.post("/api/account/passkeys/options")
 async def passkey_options(
-    given: PasskeyStart, request: Request, account: Account, rooms: Rooms, store: Accounts
+    given: PasskeyStart, request: Request, rooms: Rooms, store: Accounts
 ) -> PasskeyOptions:
     """Begin making a passkey: for a new account named ``username``, or another one for the
     signed-in account."""
     site, _ = _site(request)
     if given.username is None:
-        signed = _needs(account)
+        signed = _needs(await account_of(request))
         found = await rooms.stored(store.by_id, signed.account_id)
         assert found is not None
         existing = [key.id for key in await rooms.stored(store.passkeys, signed.account_id)]
@@ -221,7 +231,6 @@ async def add_passkey(
     given: PasskeyAnswer,
     request: Request,
     response: Response,
-    account: Account,
     rooms: Rooms,
     store: Accounts,
 ) -> AccountAnswer:
@@ -234,7 +243,7 @@ async def add_passkey(
     if await rooms.stored(store.passkey, made.id) is not None:
         raise Refusal("bad_passkey", "this passkey is registered already", 409)
     if flow.account_id is not None:
-        signed = _needs(account)
+        signed = _needs(await account_of(request))
         if signed.account_id != flow.account_id:
             raise Refusal("bad_passkey", "this passkey request was another account's")
         await rooms.stored(
@@ -248,7 +257,7 @@ async def add_passkey(
     except NameTaken:
         raise Refusal("username_taken", f"the username {username!r} is taken", 409) from None
     await rooms.stored(store.add_passkey, new.id, made.id, made.public_key, made.sign_count)
-    return await _sign_in(request, response, rooms, store, new.id, account)
+    return await _sign_in(request, response, rooms, store, new.id)
 
 
 @router.post("/api/account/sign-in/options")
@@ -265,7 +274,6 @@ async def sign_in_passkey(
     given: PasskeyAnswer,
     request: Request,
     response: Response,
-    account: Account,
     rooms: Rooms,
     store: Accounts,
 ) -> AccountAnswer:
@@ -290,7 +298,7 @@ async def sign_in_passkey(
     if found.disabled or found.username is None:
         raise Refusal("account_disabled", "this account is disabled", 403)
     await rooms.stored(store.passkey_used, key.id, count)
-    return await _sign_in(request, response, rooms, store, found.id, account)
+    return await _sign_in(request, response, rooms, store, found.id)
 
 
 @router.post("/api/account/sign-out")
@@ -329,14 +337,14 @@ async def set_password(
     found = await rooms.stored(store.by_id, signed.account_id)
     assert found is not None
     if found.password_hash is not None and not await asyncio.to_thread(
-        verify_password, found.password_hash, given.current or ""
+        passwords_of(request).verify, found.password_hash, given.current or ""
     ):
         raise Refusal("bad_credentials", "the current password is wrong", 401)
     check_password(given.password, signed.username)
-    hashed = await asyncio.to_thread(hash_password, given.password)
+    hashed = await asyncio.to_thread(passwords_of(request).hash, given.password)
     await rooms.stored(store.set_password, signed.account_id, hashed)
     await rooms.stored(store.end_sessions, signed.account_id)
-    return await _sign_in(request, response, rooms, store, signed.account_id, None)
+    return await _sign_in(request, response, rooms, store, signed.account_id)
 
 
 @router.post("/api/account/attach")
