@@ -47,11 +47,12 @@ class Person:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", self._console)
+        self.expected = EXPECTED_STATUS  # refusals the test provokes
         self.cdp: Any = None
         self.authenticator = ""
 
     def _console(self, message: Any) -> None:
-        if message.type == "error" and not EXPECTED_STATUS.search(message.text):
+        if message.type == "error" and not self.expected.search(message.text):
             self.errors.append(message.text)
 
     def with_authenticator(self) -> Person:
@@ -396,6 +397,41 @@ def test_a_rated_open_table_in_the_lobby(
     expect(table).to_be_visible(timeout=TIMEOUT)
     expect(table.get_by_test_id("rated-badge")).to_have_text("Rated")
     expect(table).to_contain_text("Eva")
+
+
+def test_a_token_gone_stale_in_another_tab(
+    chromium: Any, server: Server, people: list[Person]
+) -> None:
+    """Ivo's lobby was opened before he signed in again in another tab (a new session, a new
+    CSRF token): starting a game there is refused once for the stale token, then sent again
+    with the new one, and the game opens."""
+    ivo = Person(chromium)
+    people.append(ivo)
+    ivo.expected = re.compile(r"status of (400|401|403|409|422)\b")  # the stale token's 403
+    account = open_account(ivo, server)
+    register_with_password(account, "Ivo", "three of cups")
+    expect_signed_in(account, "Ivo")
+    lobby = ivo.context.new_page()
+    lobby.on("pageerror", lambda error: ivo.errors.append(str(error)))
+    lobby.goto(server.url + "/")
+    expect(lobby.get_by_test_id("nickname")).to_have_value("Ivo", timeout=TIMEOUT)
+    account.get_by_test_id("sign-out").click()
+    expect(account.get_by_test_id("signed-out")).to_be_visible(timeout=TIMEOUT)
+    sign_in_with_password(account, "Ivo", "three of cups")
+    expect_signed_in(account, "Ivo")
+    stale: list[int] = []
+    lobby.on(
+        "response",
+        lambda response: (
+            stale.append(response.status)
+            if response.url.endswith("/api/rooms") and response.request.method == "POST"
+            else None
+        ),
+    )
+    lobby.get_by_test_id("seat-kind-1").select_option("beginner")
+    lobby.get_by_test_id("create-room").click()
+    lobby.wait_for_url("**/room/**", wait_until="commit", timeout=TIMEOUT)
+    assert stale == [403, 201]
 
 
 def test_the_account_page_on_a_phone(chromium: Any, server: Server, people: list[Person]) -> None:
