@@ -10,6 +10,7 @@ second device.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -272,6 +273,14 @@ def test_a_password_account_and_a_wrong_password(
         "Your password is saved.", timeout=TIMEOUT
     )
     assert bruno.signed_in_as() == "Bruno"
+
+    # His data, downloaded: the account as JSON, with no secret in it.
+    with page.expect_download() as download:
+        page.get_by_test_id("export").click()
+    data = Path(download.value.path()).read_text(encoding="utf-8")
+    exported = json.loads(data)
+    assert exported["username"] == "Bruno" and len(exported["passkeys"]) == 1
+    assert "a swim in the sea" not in data and "a walk by the river" not in data
 
     # Signed in elsewhere too; signing out everywhere ends both.
     laptop = Person(chromium)
