@@ -73,3 +73,9 @@ export async function csrfHeaders() {
   const { csrf } = await accountState();
   return csrf ? { "X-CSRF-Token": csrf } : {};
 }
+
+// The server is back after it could not be reached: ask again (signed out was only a guess),
+// and the pages redraw on "escoba:account".
+window.addEventListener("escoba:server", (event) => {
+  if (event.detail?.reachable) refreshAccount();
+});
