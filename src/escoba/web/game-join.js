@@ -26,7 +26,7 @@ export function showMissing() {
   const view = byId("join-view");
   view.hidden = false;
   view.querySelector("h1").textContent = t("game.room_missing");
-  for (const id of ["join-form", "join-full", "watch-room", "join-seats", "join-about"]) byId(id).hidden = true;
+  for (const id of ["join-form", "join-full", "watch-room", "join-seats", "join-about", "join-rated"]) byId(id).hidden = true;
 }
 
 export async function showJoin() {
@@ -51,6 +51,8 @@ export async function showJoin() {
   byId("join-about").textContent = info.partnerships
     ? t("game.join_about_pairs", { game: rulesName(info.preset, info.rules) })
     : t("game.join_about", { game: rulesName(info.preset, info.rules), players: tn("count.players", info.players) });
+  // A rated room: its matches count for the players' ratings (a person sits signed in).
+  byId("join-rated").hidden = !info.rated;
   const seats = info.seats.map((seat) => {
     const item = document.createElement("li");
     let name;

@@ -39,6 +39,8 @@
 //   talk-button, talk-panel, phrase-<id>, talk-bubble, ...   table talk: see game-talk.js
 //   abandoned-banner, replace-seat, claim-match   a seat abandoned: see game-abandon.js
 //   clock-<seat>                a seat's clock: see game-clock.js
+//   rated-tag, rating-changes, rating-change, rating-status   a rated room and the ratings a
+//                               match gave: see game-ratings.js
 // Seat panels are #seat-north etc. with data-seat, class .to-move on the player to move.
 
 import { mountHeader } from "./header.js";
@@ -56,6 +58,7 @@ import { wakeSound } from "./sound.js";
 import { drawTalk, heardTalk, retranslateTalk, setUpTalk } from "./game-talk.js";
 import { followClock } from "./game-clock.js";
 import { drawAbandoned, setUpAbandoned, withEnd } from "./game-abandon.js";
+import { followRatings, ratingsAnnouncement, ratingsBlock, setUpRatings } from "./game-ratings.js";
 
 const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -172,6 +175,7 @@ function draw() {
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
   document.title = `${mine ? "● " : ""}${rulesName(room.preset, room.rules)}`;
   byId("winner").textContent = winnerText(state);
+  drawRatings();
   byId("rematch-button").hidden = match.seat === null;
   // the end of a match: the last hand's score pad first, then the winner
   overBox.hidden = !match.over || ui.paused;
@@ -188,6 +192,22 @@ function draw() {
     inviteShown = "done";
     toggleInvite(false);
   }
+}
+
+// A rated match's changes of rating: with the winner on the felt, and atop the score pad.
+function drawRatings() {
+  followRatings(state);
+  const felt = ratingsBlock(state);
+  byId("over-ratings").replaceChildren(...(felt ? [felt] : []));
+  const pad = ratingsBlock(state);
+  byId("scorepad-ratings").replaceChildren(...(pad ? [pad] : []));
+  byId("scorepad-ratings").hidden = !pad;
+}
+
+function ratingsKnown() {
+  if (!state) return;
+  drawRatings();
+  announce(ratingsAnnouncement(state));
 }
 
 function scorepadClosed() {
@@ -617,6 +637,7 @@ function start() {
   };
   setUpTalk(roomId, sendOrSay);
   setUpAbandoned(sendOrSay);
+  setUpRatings(roomId, ratingsKnown);
   drawSoundButton();
   // Browsers start audio only after the page had a click or a key.
   for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeSound, { once: true, capture: true });
