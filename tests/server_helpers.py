@@ -150,6 +150,7 @@ def site_apps(folder: Path, redis_url: str, redis_prefix: str, count: int = 2) -
         limits=TEST_LIMITS,
         redis_url=redis_url,
         redis_prefix=redis_prefix,
+        password_cost=TEST_PASSWORD_COST,
     )
     return [create_app(settings) for _ in range(count)]
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 import database_fixtures
-from account_helpers import register
+from account_helpers import Person, register
 from escoba import Game
 from escoba.rules import RULESETS
 from escoba.server import ratings
@@ -26,7 +26,15 @@ from escoba.server.storage import rated as rated_module
 from escoba.server.storage.accounts import AccountStore
 from escoba.server.storage.repository import MoveWrite, Storage
 from escoba.server.storage.tables import FairPlayFlagRow, MatchRow, RatingChangeRow, RatingRow
-from server_helpers import Peer, assert_refused, connect, play_until, running_app
+from redis_fixtures import TestRedis
+from server_helpers import (
+    Peer,
+    assert_refused,
+    connect,
+    play_until,
+    running_app,
+    site_apps,
+)
 
 CLOCK = {"per_move": 60, "reserve": 600}
 RATED = {"rated": True, "listed": True, "clock": CLOCK, "seats": ["person", "person"]}
@@ -157,6 +165,54 @@ def test_rated_seekers_are_paired_with_rated_seekers_only(client: TestClient) ->
     info = client.get(f"/api/rooms/{room}").json()
     assert info["rated"] is True
     assert [seat["account"] for seat in info["seats"]] == ["Ana", "Cai"]
+
+
+def test_a_rated_seek_is_never_offered_computers(client: TestClient) -> None:
+    ana = register(client, "Ana")
+    with ana.lobby() as lobby:
+        seek(lobby, rated=True)
+        lobby.until(lambda m: m["type"] == "seeking")
+        lobby.send({"type": "fill", "level": "easy"})
+        refused = lobby.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "rated_people_only"
+        assert "seek_waited" not in [m["type"] for m in lobby.barrier()]
+    assert rows(stored(client), MatchRow) == []
+
+
+def test_a_rated_quick_match_across_two_processes_is_rated_once(
+    tmp_path: Path, redis_store: TestRedis
+) -> None:
+    """Two processes of one site: an account signed in on one is signed in on the other;
+    two people seeking on different processes are paired, play to the end through either,
+    and their ratings change once."""
+    apps = site_apps(tmp_path, redis_store.url, redis_store.prefix, 2)
+    with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
+        ana = register(first, "Ana")
+        bea = register(second, "Bea")
+        bea_elsewhere = Person(first, "Bea", bea.token, bea.csrf)
+        assert bea_elsewhere.get("/api/account").json()["account"]["username"] == "Bea"
+        with ana.lobby() as here, bea.lobby() as there:
+            seek(here, rated=True)
+            here.until(lambda m: m["type"] == "seeking")
+            seek(there, rated=True)
+            tickets = [
+                peer.until(lambda m: m["type"] == "paired")["ticket"] for peer in (here, there)
+            ]
+        room = tickets[0]["room"]
+        assert client_info(second, room)["rated"] is True
+        with connect(first, room) as one, connect(second, room) as two:
+            one.join(tickets[0]["token"])
+            two.join(tickets[1]["token"])
+            play_until([one, two], lambda state: bool(state["match"]["over"]))
+        answers = [client.get(f"/api/rooms/{room}/ratings").json() for client in (first, second)]
+        assert answers[0] == answers[1] and answers[0]["status"] == "rated"
+        assert len(answers[0]["changes"]) == 2
+        assert len(rows(stored(first), RatingChangeRow)) == 2
+
+
+def client_info(client: TestClient, room: str) -> dict[str, Any]:
+    info: dict[str, Any] = client.get(f"/api/rooms/{room}").json()
+    return info
 
 
 def test_a_rated_seek_needs_an_account(client: TestClient) -> None:

@@ -41,6 +41,7 @@ from .storage.rated import sides_of
 from .storage.repository import MAX_ID, MatchRow, RoomRow, SeatRow, Storage, hash_token
 
 __all__ = [
+    "DELETED_PLAYER",
     "MAX_LISTED",
     "MAX_TOKENS",
     "MatchId",
@@ -297,8 +298,15 @@ def summary(
     )
 
 
+DELETED_PLAYER: Final = "deleted player"
+"""The name of a seat whose account was deleted (clients show it in their own words)."""
+
+
 def names(seats: Sequence[SeatRow]) -> list[str]:
-    return [seat.nickname or seat.level or "?" for seat in seats]
+    return [
+        seat.nickname or seat.level or (DELETED_PLAYER if seat.account_id is not None else "?")
+        for seat in seats
+    ]
 
 
 def _utc(moment: datetime | None) -> str:

@@ -128,6 +128,12 @@ class QuickMatch:
         waiting = self._waiting.get(client)
         if waiting is None:
             raise Refusal("not_seeking", "you are not waiting for a match")
+        if waiting.key.rated:
+            raise Refusal(
+                "rated_people_only",
+                "a rated match is played by people only: cancel, and play now unrated to "
+                "fill the seats with computers",
+            )
         try:
             group = await self.queue.take(waiting.key, waiting.seeker.id)
         except BusUnavailable:
@@ -171,6 +177,8 @@ class QuickMatch:
             waiting.notice.cancel()
 
     async def _notice(self, client: Client, waiting: _Waiting) -> None:
+        if waiting.key.rated:
+            return  # computers are never offered for a rated match
         await self._clock.sleep(self.wait)
         if self._waiting.get(client) is waiting:
             client.send(SeekWaitedMessage(waited=self.wait))
