@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
@@ -34,6 +35,8 @@ from websockets.sync.client import connect as websocket_connect
 from websockets.typing import Origin
 
 from escoba.cli import app
+from escoba.server.config import Settings
+from escoba.server.http.app import create_app
 from server_helpers import free_port, wait_for_port
 
 LIMITS: dict[str, float] = {
@@ -763,3 +766,24 @@ def test_a_bad_origin_option_is_one_line_and_exit_code_2(origin: str) -> None:
     assert lines == [
         f"Error: --origin: not a web origin such as https://cards.example.org: {origin!r}"
     ]
+
+
+@pytest.mark.parametrize(
+    ("site", "said"),
+    [
+        ("192.0.2.7", "passkeys need a host name, not an address"),
+        ("https://play.example.org", "not a host name such as play.example.org"),
+        ("play.example.org:8000", "not a host name such as play.example.org"),
+    ],
+)
+def test_a_bad_passkey_site_is_one_line_and_exit_code_2(site: str, said: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "1", "--passkey-site", site])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.strip().splitlines() == [f"Error: --passkey-site: {said}: {site!r}"]
+
+
+def test_passkeys_are_made_for_the_passkey_site_given(tmp_path: Path) -> None:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'x.db'}", passkey_site="cards.test")
+    with TestClient(create_app(settings)) as client:
+        started = client.post("/api/account/passkeys/options", json={"username": "Ana"})
+        assert started.json()["options"]["rp"]["id"] == "cards.test"

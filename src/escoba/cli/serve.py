@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
 from collections.abc import Sequence
@@ -172,6 +173,16 @@ def serve_command(
             "abandoned: the others may then give it to a computer or claim the match.",
         ),
     ] = 60.0,
+    passkey_site: Annotated[
+        str | None,
+        typer.Option(
+            "--passkey-site",
+            metavar="HOST",
+            help="The host name people open (play.example.org): passkeys are made for it "
+            "and refused from any other. Default: the host each request names.",
+            show_default=False,
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -219,6 +230,7 @@ def serve_command(
         redis_url=redis,
         redis_prefix=redis_prefix,
         timings=Timings(quick_match_wait=quick_match_wait, abandon_after=abandon_after),
+        passkey_site=_passkey_site(passkey_site),
     )
     try:
         application = create_app(settings)
@@ -267,6 +279,22 @@ def _check_site(redis: str, prefix: str, backend: str) -> None:
         asyncio.run(ping())
     except Exception as error:
         fail(f"--redis: cannot reach {redis.rsplit('@', maxsplit=1)[-1]}: {_said(error)}")
+
+
+def _passkey_site(value: str | None) -> str | None:
+    """A host name as WebAuthn takes it: no scheme, port or path; an address is refused."""
+    if value is None:
+        return None
+    host = value.strip().lower().rstrip(".")
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    else:
+        fail(f"--passkey-site: passkeys need a host name, not an address: {value!r}")
+    if not host or any(char in host for char in ":/?#@ ") or host.startswith("."):
+        fail(f"--passkey-site: not a host name such as play.example.org: {value!r}")
+    return host
 
 
 def _origin(value: str) -> str:
