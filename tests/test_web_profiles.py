@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,6 +30,7 @@ from escoba.ai.ratings import level_rating
 from escoba.rules import RULESETS
 from escoba.server.ratings import BETA, BOARD_MATCHES, DAILY_PAIR_LIMIT, MU, SIGMA, Shown, shown
 from server_helpers import RemotePeer, play_until
+from test_web_a11y import audit
 from web_browser import FREE_LIMITS, Server
 
 TIMEOUT = 20_000  # ms: a page, a pairing, a state message fit well inside
@@ -374,7 +376,7 @@ def test_the_rating_history_is_a_chart_with_a_point_per_rated_match(
 
 
 def test_the_leaderboard_lists_players_by_rating_with_the_computer_levels(
-    page: Any, rated_server: Server, league: list[Played]
+    page: Any, chromium: Any, rated_server: Server, league: list[Played]
 ) -> None:
     """The Scopa board: lea and max, on it, in the order of their ratings as OpenSkill gives
     them, each linking to their page; their rivals and oli (too few matches) are not; the
@@ -422,6 +424,33 @@ def test_the_leaderboard_lists_players_by_rating_with_the_computer_levels(
     ]
     expect(marks).to_have_count(len(expected_marks))
 
+    # signed in, lea sees her own place, and her row marked
+    context = chromium.new_context(viewport=PHONE)
+    try:
+        signed = context.request.post(
+            local(rated_server) + "/api/account/sign-in",
+            data={"username": "lea", "password": PASSWORD},
+        )
+        assert signed.status == 200, signed.text()
+        mine = context.new_page()
+        mine.goto(local(rated_server) + f"/leaderboard?game={GAME}")
+        rank = order.index("lea") + 1
+        you = mine.get_by_test_id("leaderboard-you")
+        expect(you).to_have_text(
+            f"You: rank {rank} · {rating_text(expected['lea'])} · "
+            f"{len(matches_of('lea', league))} rated matches",
+            timeout=TIMEOUT,
+        )
+        expect(mine.locator("[data-testid=leaderboard-row].you")).to_have_attribute(
+            "data-username", "lea"
+        )
+        overflow = mine.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the board scrolls sideways by {overflow}px on a phone"
+    finally:
+        context.close()
+
     # another game's tab: nobody ranked there yet
     page.locator("[data-testid=game-tab][data-game=escova]").click()
     expect(page.get_by_test_id("leaderboard-empty")).to_be_visible(timeout=TIMEOUT)
@@ -454,3 +483,56 @@ def test_a_match_past_the_daily_limit_says_it_did_not_count(
         "This match does not count for the ratings: the same players have met too often today."
     )
     expect(over.get_by_test_id("rating-change")).to_have_count(0)
+
+
+def test_an_unknown_name_and_a_deleted_opponent(chromium: Any, rated_server: Server) -> None:
+    """A name nobody plays under: the page says there is no such player. An account deleted
+    after a rated match: its opponent's page names it "deleted player", with no link."""
+    cy, di = Player(rated_server, "cy"), Player(rated_server, "di")
+    rated_match(rated_server, cy, di)
+    gone = cy.http.request(
+        "DELETE", "/api/account", json={"username": "cy"}, headers={"X-CSRF-Token": cy.csrf}
+    )
+    assert gone.status_code == 200, gone.text
+
+    context = chromium.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        errors = errors_of(page)
+        page.goto(local(rated_server) + "/players/di")
+        row = page.get_by_test_id("profile-match").first
+        expect(row).to_contain_text("deleted player", timeout=TIMEOUT)
+        expect(row.get_by_role("link", name="deleted player")).to_have_count(0)
+        opponent = page.get_by_test_id("stats-opponent").first
+        expect(opponent).to_contain_text("deleted player")
+
+        page.goto(local(rated_server) + "/players/nobody%20here")
+        missing = page.get_by_test_id("profile-missing")
+        expect(missing).to_be_visible(timeout=TIMEOUT)
+        expect(missing.get_by_role("heading", level=1)).to_have_text("No such player")
+        expect(missing).to_contain_text("Nobody plays here under the name “nobody here”.")
+        expect(page.locator("#profile-body")).to_be_hidden()
+        # the browser logs the API's 404 for the unknown name, and nothing else
+        assert len(errors) == 1 and "404" in errors[0], errors
+    finally:
+        context.close()
+
+
+def test_the_rating_pages_pass_an_accessibility_audit(
+    chromium: Any, rated_server: Server, league: list[Played], axe_script: Path
+) -> None:
+    """axe-core finds no serious or critical violation on a player's page (its chart and
+    tables) nor on the leaderboard."""
+    del league  # the pages hold its players
+    # The pages' Content-Security-Policy forbids injected scripts: the audit's own is let in.
+    context = chromium.new_context(viewport=DESKTOP, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(local(rated_server) + "/players/lea")
+        page.get_by_test_id("rating-chart").first.wait_for(timeout=TIMEOUT)
+        audit(page, axe_script, "a player's page", also=("page-has-heading-one",))
+        page.goto(local(rated_server) + f"/leaderboard?game={GAME}")
+        page.get_by_test_id("leaderboard-row").first.wait_for(timeout=TIMEOUT)
+        audit(page, axe_script, "the leaderboard", also=("page-has-heading-one",))
+    finally:
+        context.close()
