@@ -72,14 +72,15 @@ function changeLine(change, room, mySeat) {
   const line = document.createElement("li");
   line.dataset.testid = "rating-change";
   line.dataset.seat = String(change.seat);
-  line.dataset.username = change.username;
+  line.dataset.username = change.username ?? "";
   line.dataset.before = String(change.before);
   line.dataset.after = String(change.after);
   const delta = change.after - change.before;
   line.className = delta > 0 ? "up" : delta < 0 ? "down" : "even";
-  const name = document.createElement("a");
-  name.href = playerHref(change.username);
-  name.textContent = change.username;
+  // an account deleted since is named so, with no page to link to
+  const name = document.createElement(change.username ? "a" : "span");
+  if (change.username) name.href = playerHref(change.username);
+  name.textContent = change.username || t("profile.deleted_name");
   const value = document.createElement("span");
   value.className = "change";
   value.textContent = changeText(change.before, change.after);
