@@ -31,7 +31,21 @@ its ack), and runs one attack for about ``--seconds``:
 * capacity after a restart: rooms of a person and three ``easy`` computers from eight
   addresses until the server's computer seats are all stored, then SIGTERM, the server
   started again on the same database, and how soon a newcomer gets a room with a computer
-  and one without.
+  and one without;
+* password guessing: wrong passwords against one account from one address, then unknown
+  names from it (the sign-in limits per name and per address answer 429), whether an unknown
+  name is answered as a wrong password is, and what the account's owner then gets; wrong
+  passwords from forty addresses at once, each an Argon2id verification for the server; and,
+  with the limits raised, the time of the answer to a wrong password and to an unknown name
+  (their medians, to tell whether the time gives away which names exist);
+* session fixation: a session value the attacker chose, and the attacker's own live
+  session, set in a browser before it signs in (neither may become the session); every
+  sign-in a new session; a signed-out session dead for reading and for changing;
+* CSRF: a signed-in browser made to send every state-changing API request by another site's
+  page (``Origin`` of another site or ``null``, ``Sec-Fetch-Site`` cross-site or same-site),
+  with the session's cookie, even with its token: 403 ``cross_site``; then from the site
+  itself without the token or with a wrong one: 403 ``bad_csrf`` for every request that acts
+  for the account.
 
 A baseline without an attack comes first. The table gives, for each, the probe's 50th and
 99th percentile ack, its plays, the server's resident memory before and at its peak, what a
@@ -73,6 +87,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from websockets.asyncio.client import ClientConnection
 
+from escoba.server.config import DEFAULT_LIMITS
 from gc_pauses import listens_on, server_command, start_server
 from soak import alive, descendants
 
@@ -1281,6 +1296,382 @@ async def restart_capacity(target: Target, seats: int = 1000, addresses: int = 8
     return text
 
 
+# -- accounts ------------------------------------------------------------------------------------
+
+SESSION_COOKIE = "escoba_session"
+PASSWORD = "a long enough secret"
+EVIL = "https://evil.example"
+OWNER = extra_address(40)
+"""Where the accounts an attack goes after were made from (no attacker's address)."""
+GUESSERS = 40
+"""Addresses guessing passwords at once in the attack from many addresses."""
+TIMING_PAIRS = 20
+"""The fewest (wrong password, unknown name) pairs the timing attack measures."""
+
+
+def from_address(target: Target, source: str) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    return httpx.AsyncClient(base_url=target.server.url, transport=transport, timeout=WAIT)
+
+
+@dataclass
+class Signed:
+    """A browser's session: the cookie's value and its CSRF token."""
+
+    token: str
+    csrf: str
+
+    def headers(self, csrf: bool = True) -> dict[str, str]:
+        headers = {"Cookie": f"{SESSION_COOKIE}={self.token}"}
+        if csrf:
+            headers["X-CSRF-Token"] = self.csrf
+        return headers
+
+
+async def ask(
+    http: httpx.AsyncClient,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    """A request with exactly the cookies ``headers`` name (the client keeps none)."""
+    http.cookies.clear()
+    reply = await http.request(method, path, json=body, headers=headers or {})
+    http.cookies.clear()
+    return reply
+
+
+def signed(reply: httpx.Response) -> Signed | None:
+    """The session an answer set, if it set one."""
+    token = reply.cookies.get(SESSION_COOKIE)
+    if reply.status_code >= 300 or not token:
+        return None
+    return Signed(token, reply.json()["csrf"])
+
+
+async def new_account(http: httpx.AsyncClient, name: str) -> Signed:
+    reply = await ask(
+        http, "POST", "/api/account/register", {"username": name, "password": PASSWORD}
+    )
+    made = signed(reply)
+    if made is None:
+        raise RuntimeError(f"registering {name!r}: {said(reply)}")
+    return made
+
+
+async def sign_in(
+    http: httpx.AsyncClient, name: str, password: str = PASSWORD, presented: str | None = None
+) -> httpx.Response:
+    headers = {} if presented is None else {"Cookie": f"{SESSION_COOKIE}={presented}"}
+    body = {"username": name, "password": password}
+    return await ask(http, "POST", "/api/account/sign-in", body, headers)
+
+
+async def who(http: httpx.AsyncClient, token: str) -> str | None:
+    """The username the session ``token`` is signed in as, or None."""
+    reply = await ask(http, "GET", "/api/account", headers={"Cookie": f"{SESSION_COOKIE}={token}"})
+    account = reply.json()["account"]
+    return None if account is None else str(account["username"])
+
+
+def verdict(text: str, wrong: list[str]) -> str:
+    return text + (f"; WRONG: {'; '.join(wrong)}" if wrong else "")
+
+
+async def password_guessing(target: Target) -> str:
+    """Wrong passwords against one account from one address, then unknown names from it;
+    whether an unknown name and a wrong password are answered alike; what the owner gets
+    then; then guesses on until the time is up."""
+    wrong: list[str] = []
+    async with from_address(target, OWNER) as owner:
+        await new_account(owner, "victim")
+        await new_account(owner, "bystander")
+    per_name, per_address = DEFAULT_LIMITS.sign_ins_per_name, DEFAULT_LIMITS.sign_ins_per_address
+    async with from_address(target, ATTACKER) as attacker:
+        victim: Counter[str] = Counter()
+        answers: dict[str, httpx.Response] = {}
+        for number in range(2 * per_name):
+            reply = await sign_in(attacker, "victim", f"guess number {number:04d}")
+            victim[said(reply)] += 1
+            answers.setdefault(f"wrong password {said(reply)}", reply)
+        unknown: Counter[str] = Counter()
+        for number in range(per_address):
+            reply = await sign_in(attacker, f"nobody {number}", f"guess number {number:04d}")
+            unknown[said(reply)] += 1
+            answers.setdefault(f"unknown name {said(reply)}", reply)
+        if victim != Counter({"401 bad_credentials": per_name, "429 too_many_attempts": per_name}):
+            wrong.append(f"against one account: {tally_text(victim)}")
+        if unknown["401 bad_credentials"] != per_address - per_name:
+            wrong.append(f"unknown names from the address: {tally_text(unknown)}")
+        for status in ("401 bad_credentials", "429 too_many_attempts"):
+            pair = [answers.get(f"{kind} {status}") for kind in ("wrong password", "unknown name")]
+            if None in pair:
+                wrong.append(f"no {status} for both")
+                continue
+            first, second = pair
+            assert first is not None and second is not None
+            cookies = "set-cookie" in first.headers or "set-cookie" in second.headers
+            if first.content != second.content or cookies:
+                wrong.append(f"{status}: answered differently ({first.text} / {second.text})")
+        # The owner, from elsewhere, with the right password; another account likewise.
+        async with from_address(target, extra_address(41)) as elsewhere:
+            owner_then = said(await sign_in(elsewhere, "victim"))
+            bystander = said(await sign_in(elsewhere, "bystander"))
+        if bystander != "200":
+            wrong.append(f"another account from another address: {bystander}")
+        more: Counter[str] = Counter()
+        times: list[float] = []
+        while target.left() > 0 and len(times) < 20_000:
+            began = time.perf_counter()
+            reply = await sign_in(attacker, "victim", f"guess {len(times)}")
+            times.append(time.perf_counter() - began)
+            more[said(reply)] += 1
+    text = (
+        f"one account from one address: {tally_text(victim)}; unknown names then: "
+        f"{tally_text(unknown)}; wrong password and unknown name answered alike "
+        f"(401 and 429, same body, no cookie); the owner's right password from another "
+        f"address then: {owner_then}; another account from there: {bystander}; then "
+        f"{len(times)} more guesses: {tally_text(more)}, median "
+        f"{1000 * statistics.median(times) if times else 0:.0f} ms"
+    )
+    return verdict(text, wrong)
+
+
+async def distributed_guessing(target: Target, addresses: int = GUESSERS) -> str:
+    """Wrong passwords for unknown names (a new one each, so no name's limit counts) from
+    many addresses at once, eight guesses in flight, until the time is up: each costs the
+    server an Argon2id verification until the address's limit refuses it unhashed."""
+    answers: Counter[str] = Counter()
+    times: dict[str, list[float]] = {}
+    sources = [ATTACKER, *(extra_address(n) for n in range(1, addresses))]
+    gate = asyncio.Semaphore(8)
+
+    async def guesses(source: str, number: int) -> None:
+        async with from_address(target, source) as http:
+            for guess in range(10_000):
+                if target.left() <= 0:
+                    return
+                async with gate:
+                    began = time.perf_counter()
+                    try:
+                        reply = await sign_in(
+                            http, f"someone {number}.{guess}", f"guess {guess:05d}"
+                        )
+                    except httpx.HTTPError as error:
+                        answers[type(error).__name__] += 1
+                        continue
+                    taken = time.perf_counter() - began
+                answers[said(reply)] += 1
+                times.setdefault(said(reply), []).append(taken)
+
+    await asyncio.gather(*(guesses(source, n) for n, source in enumerate(sources)))
+    parts = [f"{sum(answers.values())} guesses from {addresses} addresses: {tally_text(answers)}"]
+    for status, taken in sorted(times.items()):
+        ordered = sorted(taken)
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        parts.append(
+            f"{status} in {1000 * statistics.median(ordered):.0f} ms (p99 {1000 * p99:.0f})"
+        )
+    wrong = [text for text in answers if text.startswith("5")]
+    return verdict("; ".join(parts), [f"server errors: {', '.join(wrong)}"] if wrong else [])
+
+
+def quantiles(values: list[float]) -> str:
+    """Median and the 10th to 90th percentile, in milliseconds."""
+    ordered = sorted(values)
+    low, high = ordered[int(0.1 * len(ordered))], ordered[int(0.9 * len(ordered))]
+    return f"{1000 * statistics.median(ordered):.0f} ms ({1000 * low:.0f}–{1000 * high:.0f})"
+
+
+async def sign_in_timing(target: Target) -> str:
+    """Wrong passwords for an account and unknown names, one after the other from one
+    address (the limits raised out of the way), in pairs whose order alternates, until the
+    time is up and at least ``TIMING_PAIRS`` pairs: whether the time of the answer tells an
+    account that exists from one that does not."""
+    async with from_address(target, OWNER) as owner:
+        await new_account(owner, "victim")
+    times: dict[str, list[float]] = {"wrong password": [], "unknown name": []}
+    bodies: dict[str, set[bytes]] = {kind: set() for kind in times}
+    async with from_address(target, ATTACKER) as attacker:
+        pair = 0
+        while pair < TIMING_PAIRS or (target.left() > 0 and pair < 500):
+            kinds = list(times) if pair % 2 == 0 else list(reversed(times))
+            for kind in kinds:
+                name = "victim" if kind == "wrong password" else f"nobody {pair}"
+                began = time.perf_counter()
+                reply = await sign_in(attacker, name, f"guess {pair:05d}")
+                times[kind].append(time.perf_counter() - began)
+                bodies[kind].add(reply.content)
+            pair += 1
+    wrong_password, unknown = times["wrong password"], times["unknown name"]
+    difference = statistics.median(unknown) - statistics.median(wrong_password)
+    text = (
+        f"{pair} pairs: a wrong password {quantiles(wrong_password)}, an unknown name "
+        f"{quantiles(unknown)}: medians {1000 * difference:+.0f} ms apart "
+        f"({100 * difference / statistics.median(wrong_password):+.1f}%)"
+    )
+    wrong = []
+    if bodies["wrong password"] != bodies["unknown name"] or len(bodies["unknown name"]) != 1:
+        wrong.append("the answers differ")
+    return verdict(text, wrong)
+
+
+async def session_fixation(target: Target) -> str:
+    """A session value the attacker chose, and the attacker's own live session, planted in
+    a browser that then signs in; five sign-ins in a row from one browser; sign-out."""
+    wrong: list[str] = []
+    async with (
+        from_address(target, OWNER) as victim_browser,
+        from_address(target, ATTACKER) as attacker,
+    ):
+        await new_account(victim_browser, "victim")
+        mallory = await new_account(attacker, "mallory")
+        # A value made up by the attacker, set in the victim's browser before the sign-in
+        planted = "attacker-chosen-session-value-0123456789abcdef"
+        reply = await sign_in(victim_browser, "victim", presented=planted)
+        got = signed(reply)
+        if got is None or got.token == planted:
+            wrong.append(f"a made-up value was kept: {said(reply)}")
+        if await who(attacker, planted) is not None:
+            wrong.append("the made-up value is signed in")
+        # The attacker's own live session, planted: the victim's sign-in ends it
+        reply = await sign_in(victim_browser, "victim", presented=mallory.token)
+        victims = signed(reply)
+        if victims is None or victims.token == mallory.token:
+            wrong.append("the planted live session was kept")
+        if await who(attacker, mallory.token) is not None:
+            wrong.append("the planted live session goes on after the victim's sign-in")
+        # Every sign-in a new session; the one presented ends
+        tokens = [] if victims is None else [victims.token]
+        for _ in range(5):
+            reply = await sign_in(
+                victim_browser, "victim", presented=tokens[-1] if tokens else None
+            )
+            new = signed(reply)
+            if new is None:
+                wrong.append(f"a sign-in failed: {said(reply)}")
+                break
+            tokens.append(new.token)
+        alive = [token for token in tokens[:-1] if await who(victim_browser, token) is not None]
+        if len(set(tokens)) != len(tokens) or alive:
+            wrong.append(
+                f"{len(set(tokens))} sessions of {len(tokens)} sign-ins, {len(alive)} old alive"
+            )
+        # Another device's sign-in (presenting nothing) leaves this one signed in
+        async with from_address(target, extra_address(42)) as device:
+            other = signed(await sign_in(device, "victim"))
+        # Sign-out: the session is dead, for reading and for changing
+        latest = signed(await sign_in(victim_browser, "victim", presented=tokens[-1]))
+        if latest is None or other is None:
+            return verdict("", [*wrong, "a sign-in failed"])
+        out = await ask(victim_browser, "POST", "/api/account/sign-out", {}, latest.headers())
+        after_read = await who(victim_browser, latest.token)
+        after_write = said(
+            await ask(
+                victim_browser, "POST", "/api/account/sign-out-everywhere", {}, latest.headers()
+            )
+        )
+        if said(out) != "200" or after_read is not None or after_write != "401 sign_in_needed":
+            wrong.append(f"sign-out {said(out)}, then read as {after_read}, write {after_write}")
+        if await who(victim_browser, other.token) != "victim":
+            wrong.append("another device's session ended with this one's sign-out")
+    text = (
+        "a value chosen by the attacker: not adopted (a new session, the value signed out); "
+        "the attacker's own live session planted: ended by the victim's sign-in; "
+        f"{len(tokens)} sign-ins from one browser: {len(set(tokens))} different sessions, "
+        "each earlier one signed out; after sign-out the session reads as signed out and a "
+        f"change with it and its token gets {after_write}; another device's session goes on"
+    )
+    return verdict(text, wrong)
+
+
+CROSS_SITE = [
+    {"Origin": EVIL},
+    {"Origin": "null"},
+    {"Origin": EVIL, "Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "cross-site"},
+    {"Sec-Fetch-Site": "same-site", "Origin": "https://games.127.0.0.1"},
+]
+"""What a browser sends with a request that a page of another site makes."""
+
+
+def csrf_requests(victim: str, room: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Every state-changing API request a page may ask a signed-in browser to make."""
+    return [
+        ("DELETE", "/api/account", {"username": victim}),
+        ("PUT", "/api/account/password", {"password": "chosen by the attacker", "current": None}),
+        ("POST", "/api/account/sign-out-everywhere", {}),
+        ("POST", "/api/account/sign-out", {}),
+        ("POST", "/api/account/attach", {"tokens": []}),
+        ("POST", "/api/account/passkeys/options", {}),
+        ("POST", "/api/rooms", {"nickname": "x", "seats": ["person", "person"]}),
+        ("POST", f"/api/rooms/{room}/join", {"nickname": "x"}),
+        ("POST", "/api/matches/mine", {"tokens": []}),
+        ("POST", "/api/scorepad", {"rules": "escoba", "sides": 2, "hands": []}),
+        ("POST", "/api/account/sign-in", {"username": "mallory", "password": PASSWORD}),
+        ("POST", "/api/account/register", {"username": "mallory 2", "password": PASSWORD}),
+    ]
+
+
+async def cross_site(target: Target) -> str:
+    """A signed-in browser asked by another site's page to change things (Origin of another
+    site, or Sec-Fetch-Site cross-site or same-site), with the session's cookie and even its
+    token; then the same requests from the site itself without the token or with a wrong one.
+    The account must come out as it went in."""
+    wrong: list[str] = []
+    async with from_address(target, OWNER) as browser, from_address(target, ATTACKER) as other:
+        victim = await new_account(browser, "victim")
+        await new_account(other, "mallory")
+        room = await ask(other, "POST", "/api/rooms", PLAIN_ROOM | {"seats": ["person"] * 2})
+        room_id = room.json()["room"]
+        refused: Counter[str] = Counter()
+        for headers in CROSS_SITE:
+            for method, path, body in csrf_requests("victim", room_id):
+                for csrf in (False, True):
+                    reply = await ask(browser, method, path, body, victim.headers(csrf) | headers)
+                    refused[said(reply)] += 1
+        if set(refused) != {"403 cross_site"}:
+            wrong.append(f"from another site: {tally_text(refused)}")
+        # CORS: another origin is never allowed to read an answer
+        read = await ask(
+            browser, "GET", "/api/account", headers=victim.headers(False) | {"Origin": EVIL}
+        )
+        if "access-control-allow-origin" in read.headers:
+            wrong.append("an answer to another origin allows it to read")
+        # The site's own pages, without the token or with a wrong one
+        tokenless: Counter[str] = Counter()
+        passed: list[str] = []
+        own = {"Origin": target.server.url, "Sec-Fetch-Site": "same-origin"}
+        for token in ("none", "wrong"):
+            for method, path, body in csrf_requests("victim", room_id):
+                headers = victim.headers(csrf=False) | own
+                if token == "wrong":
+                    headers["X-CSRF-Token"] = victim.csrf[::-1]
+                reply = await ask(browser, method, path, body, headers)
+                tokenless[said(reply)] += 1
+                if reply.status_code < 400:
+                    passed.append(f"{method} {path} {said(reply)}")
+                if await who(browser, victim.token) != "victim":
+                    if not path.endswith(("/sign-in", "/register")):
+                        wrong.append(f"{method} {path} without the token signed the victim out")
+                    # a sign-in (or a new account) there ends the session the browser had
+                    victim = signed(await sign_in(browser, "victim")) or victim
+        still = await who(browser, victim.token)
+        if still != "victim":
+            wrong.append(f"the victim's account after: {still}")
+        if said(await sign_in(browser, "victim")) != "200":
+            wrong.append("the victim's password changed")
+    accepted = "; accepted without the token: " + ", ".join(sorted(set(passed))) if passed else ""
+    text = (
+        f"from another site ({len(CROSS_SITE)} kinds × {len(csrf_requests('', ''))} requests, "
+        f"with and without the token): {tally_text(refused)}; from the site itself without "
+        f"the token or with a wrong one: {tally_text(tokenless)}{accepted}; no CORS header; "
+        "the victim still signed in, the password unchanged"
+    )
+    return verdict(text, wrong)
+
+
 @dataclass(frozen=True)
 class Attack:
     name: str
@@ -1327,6 +1718,17 @@ ATTACKS = [
         {"rooms_per_address": 60, "computer_seats_per_address": 180},
         grace=RESTART_WATCH + 40,
     ),
+    Attack("m. password guessing, 1 address", password_guessing),
+    Attack(f"m. password guessing, {GUESSERS} addresses", distributed_guessing),
+    # The limits out of the way: every guess is answered after its hash, as the first are
+    Attack(
+        "m. sign-in timing: unknown name or wrong password",
+        sign_in_timing,
+        {"sign_ins_per_name": 10**6, "sign_ins_per_address": 10**6},
+        grace=60,
+    ),
+    Attack("n. session fixation", session_fixation),
+    Attack("o. CSRF from another site", cross_site),
 ]
 
 
