@@ -14,7 +14,12 @@ parameters (huge, negative and odd numbers, NUL, percent-escapes that are not UT
 segments, very long and unicode text), query strings and bodies (deep nesting, huge integers
 in every field, NUL, bytes that are not UTF-8, wrong types, extra fields, empty and non-JSON
 bodies); WebSocket messages and socket paths of the same kinds. Nothing may be logged at ERROR
-or with a traceback meanwhile. On SQLite, a full database and one another writer has locked
+or with a traceback meanwhile. The account routes are also sent such bodies by browsers signed
+in or not (with the session's CSRF token, without it, with a wrong one, with an ended session
+or a made-up cookie), each example with an account of its own: a refusal changes no account,
+session, passkey or seat, and only a well-formed body makes an account; every string of each
+account request, and the paths of the profiles, leaderboards and ratings, are also given NUL
+and lone surrogates one by one. On SQLite, a full database and one another writer has locked
 refuse each write as ``storage_failed`` (503 over HTTP, an error message over the socket),
 reads go on, and once the database can be written again the same actions work on the matches
 as they were.
