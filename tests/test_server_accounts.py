@@ -28,7 +28,9 @@ ORIGIN = "http://testserver"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    limits = dataclasses.replace(TEST_LIMITS, sign_ins_per_name=3, sign_ins_per_address=6)
+    limits = dataclasses.replace(
+        TEST_LIMITS, sign_ins_per_name=3, sign_ins_per_address=6, passkey_flows_per_address=4
+    )
     with running_app(tmp_path / "escoba.db", limits=limits) as client:
         yield client
 
@@ -391,6 +393,23 @@ def test_a_passkey_made_for_another_site_or_origin_is_refused(client: TestClient
     )
     assert_refused(response, 400, "bad_passkey")
     assert accounts(client) == []
+
+
+def test_passkey_requests_under_way_are_limited_per_address(client: TestClient) -> None:
+    begun = [client.post("/api/account/sign-in/options", json={}) for _ in range(4)]
+    assert {response.status_code for response in begun} == {200}
+    for path, body in (
+        ("/api/account/sign-in/options", {}),
+        ("/api/account/passkeys/options", {"username": "Ana"}),
+    ):
+        assert_refused(client.post(path, json=body), 429, "too_many_attempts")
+    # Answering one (even wrongly) uses it up and frees its place.
+    answered = client.post(
+        "/api/account/sign-in/passkey",
+        json={"flow": begun[0].json()["flow"], "credential": {"id": "unknown"}},
+    )
+    assert_refused(answered, 400, "bad_passkey")
+    assert client.post("/api/account/sign-in/options", json={}).status_code == 200
 
 
 def test_a_passkey_answer_is_used_once_and_a_forged_one_refused(client: TestClient) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -143,9 +144,12 @@ def check_password(password: str, username: str) -> None:
 
 
 class Passwords:
-    """Hashing and checking passwords with Argon2id at a cost (see ``PasswordCost``)."""
+    """Hashing and checking passwords with Argon2id at a cost (see ``PasswordCost``), at most
+    ``at_once`` at a time: guesses from many addresses queue for the hashing instead of
+    taking every core and ``memory_kib`` each."""
 
-    def __init__(self, cost: PasswordCost = DEFAULT_PASSWORD_COST) -> None:
+    def __init__(self, cost: PasswordCost = DEFAULT_PASSWORD_COST, *, at_once: int = 2) -> None:
+        self._slots = threading.BoundedSemaphore(at_once)
         self._hasher = PasswordHasher(
             time_cost=cost.time_cost,
             memory_cost=cost.memory_kib,
@@ -156,7 +160,8 @@ class Passwords:
 
     def hash(self, password: str) -> str:
         """The password's Argon2id hash (salted; the only form ever stored)."""
-        return self._hasher.hash(password)
+        with self._slots:
+            return self._hasher.hash(password)
 
     def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` is the one hashed in ``stored``; with no hash (an unknown
@@ -165,9 +170,12 @@ class Passwords:
         if len(password.encode()) > MAX_PASSWORD_BYTES:
             return False
         if self._decoy is None:
-            self._decoy = self._hasher.hash(secrets.token_urlsafe(16))
+            self._decoy = self.hash(secrets.token_urlsafe(16))
         try:
-            matches = self._hasher.verify(stored if stored is not None else self._decoy, password)
+            with self._slots:
+                matches = self._hasher.verify(
+                    stored if stored is not None else self._decoy, password
+                )
         except (VerificationError, InvalidHashError):
             return False
         return matches and stored is not None

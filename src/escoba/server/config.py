@@ -114,6 +114,8 @@ class Limits:
     sign_ins_per_address: int = 20
     """Failed sign-ins one client address may have in ``sign_in_window``."""
     sign_in_window: float = 900.0
+    passkey_flows_per_address: int = 20
+    """Passkey ceremonies one address may have begun and not finished (each lives 5 min)."""
 
     # -- computer players
     computer_workers: int = 1

@@ -196,7 +196,6 @@ def profile(
     return {
         "username": account.username,
         "created_at": _iso(account.created_at),
-        "deleted": False,
         "ratings": {row.game: _view(row, ranks.get(row.game)).model_dump() for row in rows},
         "history": history,
         "stats": {

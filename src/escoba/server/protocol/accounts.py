@@ -52,7 +52,7 @@ class PasskeyStart(_Model):
 class PasskeyAnswer(_Model):
     """The browser's answer to a passkey ceremony (WebAuthn's JSON, base64url parts)."""
 
-    flow: str = Field(min_length=1, max_length=64)
+    flow: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     credential: dict[str, Any]
 
 

@@ -329,10 +329,20 @@ class AccountStore:
         account_id: int | None = None,
         username: str | None = None,
         user_handle: str | None = None,
-    ) -> str:
+        address: str | None = None,
+        most: int | None = None,
+    ) -> str | None:
+        """A new passkey ceremony's id; None when ``address`` has ``most`` under way."""
         flow = secrets.token_urlsafe(24)
+        place = None if address is None else hash_secret(address)
         with self._session() as session:
             session.execute(delete(FlowRow).where(FlowRow.expires_at < now()))
+            if place is not None and most is not None:
+                under_way = session.scalar(
+                    select(func.count()).select_from(FlowRow).where(FlowRow.address == place)
+                )
+                if (under_way or 0) >= most:
+                    return None
             session.add(
                 FlowRow(
                     id=flow,
@@ -341,6 +351,7 @@ class AccountStore:
                     account_id=account_id,
                     username=username,
                     user_handle=user_handle,
+                    address=place,
                     expires_at=expires_at,
                 )
             )

@@ -205,6 +205,9 @@ class FlowRow(Base):
     username: Mapped[str | None] = mapped_column(String(64))
     """The new account's username (registering)."""
     user_handle: Mapped[str | None] = mapped_column(String(64))
+    address: Mapped[str | None] = mapped_column(String(64), index=True)
+    """The SHA-256 of the address that began it (ceremonies under way are limited per
+    address)."""
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
+import re
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -51,6 +53,7 @@ from ..deps import (
     Address,
     Rooms,
     account_of,
+    address_of,
     passwords_of,
     settings_of,
     sign_in_limits_of,
@@ -61,6 +64,8 @@ __all__ = ["router"]
 router = APIRouter()
 
 SIGN_IN_NEEDED = ("sign_in_needed", "sign in first", 401)
+CREDENTIAL_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,1024}")
+"""A passkey's id as the browser sends it (base64url); anything else names no passkey."""
 
 
 def _iso(moment: datetime) -> str:
@@ -134,6 +139,34 @@ def _expires(request: Request) -> datetime:
     )
 
 
+async def _begin(
+    request: Request,
+    rooms: Registry,
+    store: AccountStore,
+    purpose: str,
+    challenge: str,
+    **about: Any,
+) -> str:
+    """A passkey ceremony begun: its id; too many under way from the address are refused."""
+    limits = settings_of(request).limits
+    flow: str | None = await rooms.stored(
+        store.new_flow,
+        purpose,
+        challenge,
+        _expires(request),
+        address=address_of(request),
+        most=limits.passkey_flows_per_address,
+        **about,
+    )
+    if flow is None:
+        raise Refusal(
+            "too_many_attempts",
+            "too many passkey requests from here are under way: finish one, or wait 5 minutes",
+            429,
+        )
+    return flow
+
+
 @router.get("/api/account")
 async def who(account: Account, rooms: Rooms, store: Accounts) -> AccountAnswer:
     """The signed-in account and its CSRF token, or nothing."""
@@ -173,8 +206,11 @@ async def sign_in(
     """Sign in with a password. An unknown name and a wrong password get one answer, after
     the same work; failures are limited per name and per address."""
     limits: SignInLimits = sign_in_limits_of(request)
-    key = given.username.strip().casefold()[:64]
-    with contextlib.suppress(Refusal):  # a name no account can have: answered as unknown
+    # A name no account can have is counted and answered as an unknown one, under a key
+    # made of it that any database holds (no NUL, no lone surrogate).
+    raw = given.username.encode("utf-8", "surrogatepass")
+    key = "invalid:" + hashlib.sha256(raw).hexdigest()[:40]
+    with contextlib.suppress(Refusal):
         key = clean_username(given.username)[1]
     await rooms.stored(limits.check, key, address)
     found = await rooms.stored(store.by_key, key)
@@ -206,22 +242,15 @@ async def passkey_options(
         options, challenge = passkey_registration(
             site, signed.username, found.user_handle, existing
         )
-        flow = await rooms.stored(
-            store.new_flow, "register", challenge, _expires(request), account_id=found.id
-        )
+        flow = await _begin(request, rooms, store, "register", challenge, account_id=found.id)
         return PasskeyOptions(flow=flow, options=options)
     username, key = clean_username(given.username)
     if await rooms.stored(store.by_key, key) is not None:
         raise Refusal("username_taken", f"the username {username!r} is taken", 409)
     handle = new_user_handle()
     options, challenge = passkey_registration(site, username, handle, [])
-    flow = await rooms.stored(
-        store.new_flow,
-        "register",
-        challenge,
-        _expires(request),
-        username=username,
-        user_handle=handle,
+    flow = await _begin(
+        request, rooms, store, "register", challenge, username=username, user_handle=handle
     )
     return PasskeyOptions(flow=flow, options=options)
 
@@ -265,7 +294,7 @@ async def sign_in_options(request: Request, rooms: Rooms, store: Accounts) -> Pa
     """Begin signing in with a passkey of this site (the browser offers the ones it has)."""
     site, _ = _site(request)
     options, challenge = passkey_request(site)
-    flow = await rooms.stored(store.new_flow, "sign_in", challenge, _expires(request))
+    flow = await _begin(request, rooms, store, "sign_in", challenge)
     return PasskeyOptions(flow=flow, options=options)
 
 
@@ -281,7 +310,7 @@ async def sign_in_passkey(
     if flow is None:
         raise Refusal("flow_expired", "this sign-in expired or was used: start again")
     credential_id = given.credential.get("id")
-    if not isinstance(credential_id, str):
+    if not isinstance(credential_id, str) or not CREDENTIAL_ID.fullmatch(credential_id):
         raise Refusal("bad_passkey", "the passkey was refused: it names no credential")
     key = await rooms.stored(store.passkey, credential_id)
     if key is None:

@@ -13,6 +13,7 @@ from ... import profiles
 from ...accounts import clean_username
 from ...errors import Refusal
 from ...protocol.accounts import GameName, Leaderboard, RoomRatings
+from ...rooms.registry import ROOM_ID
 from ..deps import Account, Accounts, Rooms, Stored, Sweeps, settings_of
 
 __all__ = ["router"]
@@ -64,7 +65,9 @@ async def room_ratings(
     room_id: Annotated[str, PathParameter(max_length=64)], rooms: Rooms, store: Accounts
 ) -> RoomRatings:
     """What the room's latest match did to ratings (nothing until it ends)."""
-    found = await rooms.stored(profiles.room_ratings, store, room_id)
+    found = None
+    if ROOM_ID.fullmatch(room_id):  # else no room's: not asked of the database
+        found = await rooms.stored(profiles.room_ratings, store, room_id)
     if found is None:
         raise Refusal("not_found", f"there is no room {room_id!r}", 404)
     return found

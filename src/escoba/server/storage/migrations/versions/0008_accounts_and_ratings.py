@@ -59,9 +59,11 @@ def upgrade() -> None:
         sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id"), nullable=True),
         sa.Column("username", sa.String(64), nullable=True),
         sa.Column("user_handle", sa.String(64), nullable=True),
+        sa.Column("address", sa.String(64), nullable=True),
         _moment("expires_at"),
     )
     op.create_index("ix_passkey_flows_expires_at", "passkey_flows", ["expires_at"])
+    op.create_index("ix_passkey_flows_address", "passkey_flows", ["address"])
     op.create_table(
         "sign_in_failures",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
