@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import socket
 import subprocess
 import sys
@@ -120,6 +121,7 @@ def main() -> None:
                 )
                 shoot(browser, url, out, tickets)
                 shoot_card_room(browser, url, out)
+                shoot_profile(browser, url, out)
                 browser.close()
         finally:
             process.terminate()
@@ -180,6 +182,60 @@ def shoot_card_room(browser: Any, url: str, out: Path) -> None:
     ana.screenshot(path=out / "game-clock-talk.png")
     bea.close()
     ana.close()
+
+
+def rated_match(url: str, host: httpx.Client, guest: httpx.Client, seed: int) -> None:
+    """A rated match of Escoba between two signed-in people, played to its end through the
+    protocol (each seat a random legal move, from ``seed``)."""
+    rated = {"rated": True, "listed": True, "clock": {"per_move": 60, "reserve": 600}}
+    body = {"nickname": "-", "seats": ["person", "person"], **rated}
+    csrf = {"X-CSRF-Token": host.get("/api/account").json()["csrf"]}
+    first = host.post("/api/rooms", json=body, headers=csrf).json()
+    csrf = {"X-CSRF-Token": guest.get("/api/account").json()["csrf"]}
+    second = guest.post(f"/api/rooms/{first['room']}/join", json={"nickname": "-"}, headers=csrf)
+    address = url.replace("http", "ws") + f"/ws/rooms/{first['room']}"
+    choose = random.Random(seed)
+    with connect(address) as one, connect(address) as two:
+        sockets = [one, two]
+        for socket_, ticket in zip(sockets, [first, second.json()], strict=True):
+            socket_.send(json.dumps({"type": "join", "token": ticket["token"]}))
+        while True:
+            for seat, socket_ in enumerate(sockets):
+                try:
+                    message = json.loads(socket_.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                match = message.get("match") if message["type"] == "state" else None
+                if match is None:
+                    continue
+                if match["over"]:
+                    return
+                if match["to_move"] == seat and match["legal"]:
+                    move = choose.choice(match["legal"])
+                    play = {"type": "play", "card": move["card"], "captures": move["captures"]}
+                    socket_.send(json.dumps(play))
+
+
+def shoot_profile(browser: Any, url: str, out: Path) -> None:
+    """Ana's profile after a few rated matches against Bea and Cai: her rating's history as
+    a chart, her statistics and last matches."""
+    people = {}
+    for name in ("Ana", "Bea", "Cai"):
+        person = httpx.Client(base_url=url)
+        body = {"username": name, "password": "a long secret here"}
+        person.post("/api/account/register", json=body).raise_for_status()
+        people[name] = person
+    for number in range(5):
+        rated_match(url, people["Ana"], people["Bea" if number % 2 else "Cai"], number)
+    context = browser.new_context(viewport=DESKTOP)
+    session = people["Ana"].cookies.get("escoba_session")
+    context.add_cookies([{"name": "escoba_session", "value": session, "url": url}])
+    page = context.new_page()
+    page.goto(url + "/players/Ana")
+    page.locator("svg").first.wait_for(timeout=WAIT)
+    page.wait_for_timeout(300)
+    page.screenshot(path=out / "profile.png")
+    context.close()
 
 
 def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> None:
