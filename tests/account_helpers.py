@@ -74,22 +74,19 @@ def session_of(response: Any) -> str:
 
 def register(client: TestClient, username: str, password: str = PASSWORD) -> Person:
     """A new account with a password, signed in."""
-    client.cookies.clear()
-    response = client.post(
-        "/api/account/register", json={"username": username, "password": password}
-    )
-    assert response.status_code == 201, response.text
-    token = session_of(response)
-    client.cookies.clear()
-    return Person(client, response.json()["account"]["username"], token, response.json()["csrf"])
+    return _signed_in(client, "/api/account/register", 201, username, password)
 
 
 def sign_in(client: TestClient, username: str, password: str = PASSWORD) -> Person:
+    return _signed_in(client, "/api/account/sign-in", 200, username, password)
+
+
+def _signed_in(client: TestClient, path: str, status: int, username: str, password: str) -> Person:
+    """The browser signed in by ``path`` (the client keeps no cookie: each Person sends its
+    own)."""
     client.cookies.clear()
-    response = client.post(
-        "/api/account/sign-in", json={"username": username, "password": password}
-    )
-    assert response.status_code == 200, response.text
+    response = client.post(path, json={"username": username, "password": password})
+    assert response.status_code == status, response.text
     token = session_of(response)
     client.cookies.clear()
     return Person(client, response.json()["account"]["username"], token, response.json()["csrf"])

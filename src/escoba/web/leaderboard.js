@@ -20,6 +20,7 @@ import { mountHeader } from "./header.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { api, errorText, levelName } from "./rooms.js";
 import { GAMES, gameName, number, playerHref, ratingText } from "./ratings.js";
+import { el } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -35,20 +36,6 @@ function chosenGame() {
   return GAMES.includes(game) ? game : GAMES[0];
 }
 
-function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") element.className = value;
-    else if (name === "text") element.textContent = value;
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return element;
-}
 
 // -- the tabs (the ARIA tabs pattern: arrows move between them, the chosen one is in the Tab order)
 

@@ -28,6 +28,7 @@ import { language } from "./prefs.js";
 import { LEVELS, api, errorText, levelName, presetName } from "./rooms.js";
 import { ratingChart, parseTime } from "./rating-chart.js";
 import { GAMES, gameName, number, playerHref, ratingText, signed } from "./ratings.js";
+import { el } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
@@ -38,21 +39,6 @@ const page = {
   failure: null, // {code, message}: why it could not be loaded
 };
 
-// An element with attributes and children; strings become text nodes, never markup.
-function el(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") element.className = value;
-    else if (name === "text") element.textContent = value;
-    else element.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return element;
-}
 
 function count(value) {
   return Number.isInteger(value) ? value : 0;
