@@ -94,6 +94,7 @@ def test_a_margin_is_worth_most_where_the_match_turns_on_it() -> None:
     assert values == sorted(values)
 
 
+@pytest.mark.slow
 def test_a_small_lobby_load_pairs_everyone_once_and_shows_every_table(tmp_path: Path) -> None:
     """benchmarks/lobby.py, small: 12 people seeking over 3 s and 12 lobby watchers while
     tables open and close, on one server: everyone paired exactly once, every watcher shown

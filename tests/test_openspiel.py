@@ -655,6 +655,7 @@ def test_the_arena_command_takes_openspiel_players_and_budgets() -> None:
     assert zero.exit_code == 2 and "--simulations: must be 1 or more" in zero.stderr
 
 
+@pytest.mark.slow
 def test_the_example_plays_ismcts_against_medium() -> None:
     done = subprocess.run(
         [

@@ -89,6 +89,7 @@ def test_cookies_are_secure_behind_https(tmp_path: Path) -> None:
         assert "Secure" in response.headers["set-cookie"]
 
 
+@pytest.mark.slow
 def test_the_password_is_stored_only_as_an_argon2id_hash_and_never_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -1853,6 +1853,7 @@ def sit_down(client: TestClient, stack: ExitStack, **room: Any) -> Table:
     return Table(room_id, mover, other, state, ticket["token"])
 
 
+@pytest.mark.slow
 def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
     tmp_path: Path,
     database_backend: str,

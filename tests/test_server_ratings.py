@@ -103,6 +103,7 @@ def expected(winner_first: bool) -> tuple[ratings.Shown, ratings.Shown]:
     return ratings.shown(first.mu, first.sigma), ratings.shown(second.mu, second.sigma)
 
 
+@pytest.mark.slow
 def test_a_rated_match_played_to_its_end_changes_both_ratings_once(client: TestClient) -> None:
     ana, bea = register(client, "Ana"), register(client, "Bea")
     ticket = ana.create_room(**RATED)
@@ -131,6 +132,7 @@ def test_a_rated_match_played_to_its_end_changes_both_ratings_once(client: TestC
     assert {row.matches for row in rows(stored(client), RatingRow)} == {1}
 
 
+@pytest.mark.slow
 def test_a_casual_table_between_accounts_changes_no_rating(client: TestClient) -> None:
     ana, bea = register(client, "Ana"), register(client, "Bea")
     ticket = ana.create_room(listed=True, clock=CLOCK, seats=["person", "person"])
@@ -179,6 +181,7 @@ def test_a_rated_seek_is_never_offered_computers(client: TestClient) -> None:
     assert rows(stored(client), MatchRow) == []
 
 
+@pytest.mark.slow
 def test_a_rated_quick_match_across_two_processes_is_rated_once(
     tmp_path: Path, redis_store: TestRedis
 ) -> None:
@@ -461,6 +464,7 @@ def test_a_profile_shows_ranks_and_the_readers_own_place(client: TestClient) -> 
     assert_refused(client.get("/api/players/%E2%80%8B"), 404, "not_found")
 
 
+@pytest.mark.slow
 def test_only_the_player_sees_links_to_private_replays(client: TestClient) -> None:
     ana, bea = register(client, "Ana"), register(client, "Bea")
     ticket = ana.create_room(**RATED)

@@ -206,6 +206,7 @@ def test_hint_in_german() -> None:
     run(check, language="de")
 
 
+@pytest.mark.slow
 def test_score_pad_and_rules_open_and_close() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.press("s")

@@ -75,6 +75,7 @@ def test_the_screen_fits_80x24_with_four_players() -> None:
     assert run(test).return_value is None
 
 
+@pytest.mark.slow
 def test_prefilled_from_the_command_line_options() -> None:
     initial = SetupChoice(
         preset="escova",
@@ -142,6 +143,7 @@ def test_scopa_four_players_partnerships_levels_spanish_deck_german() -> None:
     assert match.levels == (None, "hard", "beginner", "medium")
 
 
+@pytest.mark.slow
 def test_options_target_and_win_by_are_taken() -> None:
     async def test(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
         app.query_one("#target_score", Input).value = "15"
@@ -351,6 +353,7 @@ def test_play_on_a_terminal_seats_scopone_four_in_partnerships(
     assert terminal[-1].game.players == 2 and terminal[-1].observation().hand_sizes == (10, 10)
 
 
+@pytest.mark.slow
 def test_a_level_is_shown_with_its_rating_in_the_chosen_game() -> None:
     """The ladder's ratings (docs/ai.md): "hard · about 1600" in a rated game, following the
     preset chosen; in Scopone, whose levels are not rated yet, the name alone."""

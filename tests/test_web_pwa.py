@@ -61,6 +61,7 @@ def test_the_manifest_makes_the_game_installable(client: TestClient) -> None:
         assert '<meta name="theme-color"' in html, page
 
 
+@pytest.mark.slow
 def test_the_icons_are_the_ones_the_script_draws() -> None:
     spec = importlib.util.spec_from_file_location("icons", ROOT / "scripts" / "icons.py")
     assert spec is not None and spec.loader is not None
