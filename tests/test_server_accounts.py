@@ -21,7 +21,14 @@ from account_helpers import PASSWORD, Person, register, session_of, sign_in
 from escoba.server.config import DEFAULT_PASSWORD_COST
 from escoba.server.storage.tables import AccountRow, SessionRow, now
 from passkeys import SoftAuthenticator
-from server_helpers import TEST_LIMITS, assert_refused, create_room, running_app
+from server_helpers import (
+    TEST_LIMITS,
+    assert_refused,
+    connect,
+    create_room,
+    play_until,
+    running_app,
+)
 
 ORIGIN = "http://testserver"
 
@@ -520,3 +527,32 @@ def test_deleting_an_account_keeps_its_matches_under_a_deleted_player(client: Te
     assert info["id"] == ticket["room"]  # the room and its match stay
     # The name is free again.
     assert register(client, "Ana").username == "Ana"
+
+
+def test_an_account_finds_its_matches_and_replays_on_a_new_device(client: TestClient) -> None:
+    """Signed in on a device that holds no seat token, a player still lists their finished
+    matches, replays them and makes them public; others do not see them."""
+    ana, bea = register(client, "Ana"), register(client, "Bea")
+    ticket = ana.create_room(seats=["person", "person"], options={"target_score": 1})
+    joined = bea.join(ticket["room"])
+    with connect(client, ticket["room"]) as first, connect(client, ticket["room"]) as second:
+        first.join(ticket["token"])
+        second.join(joined["token"])
+        play_until([first, second], lambda state: bool(state["match"]["over"]))
+    phone = sign_in(client, "Ana")  # no seat token on this device
+    (listed,) = phone.post("/api/matches/mine", {"tokens": []}).json()["matches"]
+    assert listed["seat"] == 0 and listed["names"] == ["Ana", "Bea"]
+    replay = phone.post(f"/api/matches/{listed['id']}/replay", {"tokens": []})
+    assert replay.status_code == 200 and replay.json()["match"] == listed["id"]
+    cai = register(client, "Cai")
+    assert cai.post("/api/matches/mine", {"tokens": []}).json()["matches"] == []
+    hidden = cai.post(f"/api/matches/{listed['id']}/replay", {"tokens": []})
+    assert_refused(hidden, 404, "not_found")
+    made = client.put(
+        f"/api/matches/{listed['id']}/public",
+        json={"tokens": [], "public": True},
+        headers=phone.headers(),
+    )
+    assert made.json() == {"match": listed["id"], "public": True}
+    client.cookies.clear()
+    assert cai.post(f"/api/matches/{listed['id']}/replay", {"tokens": []}).status_code == 200

@@ -145,13 +145,16 @@ def token_hashes(tokens: Sequence[str]) -> list[str]:
 # -- your matches and their statistics
 
 
-def your_matches(storage: Storage, hashes: Sequence[str], sweeps: SweepCounts) -> YourMatches:
-    """The finished matches in which a seat is held by one of the token ``hashes``, with
-    their statistics. It reads the database and replays matches: call it on a storage thread.
-    Each match's sweeps are counted by replaying it once, then remembered in ``sweeps`` (a
-    finished match never changes)."""
+def your_matches(
+    storage: Storage, hashes: Sequence[str], sweeps: SweepCounts, account_id: int | None = None
+) -> YourMatches:
+    """The finished matches in which a seat is held by one of the token ``hashes`` (or that
+    the signed-in account played, on any device), with their statistics. It reads the
+    database and replays matches: call it on a storage thread. Each match's sweeps are
+    counted by replaying it once, then remembered in ``sweeps`` (a finished match never
+    changes)."""
     found: list[YourMatch] = []
-    for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED):
+    for match, room, seats, seat in storage.matches_held(hashes, MAX_LISTED, account_id):
         listed = summary(match, room, seats, sweeps.take_backs(match.id, storage))
         sides = sides_of(room.players, room.partnerships)
         side = next(index for index, members in enumerate(sides) if seat in members)

@@ -265,11 +265,18 @@ def _seats(session: Session, room_id: str) -> tuple[SeatRow, ...]:
     )
 
 
-def _held_by(token_hashes: Collection[str]) -> ColumnElement[bool]:
-    """A seat of the match's room is held by one of the token hashes."""
-    return exists().where(
+def _held_by(token_hashes: Collection[str], account_id: int | None = None) -> ColumnElement[bool]:
+    """A seat of the match's room is held by one of the token hashes, or the account played
+    the match."""
+    held = exists().where(
         SeatRow.room_id == MatchRow.room_id, SeatRow.token_hash.in_(sorted(set(token_hashes)))
     )
+    if account_id is None:
+        return held
+    played = exists().where(
+        MatchPlayerRow.match_id == MatchRow.id, MatchPlayerRow.account_id == account_id
+    )
+    return or_(held, played)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -835,46 +842,66 @@ class Storage:
 
     @_read
     def matches_held(
-        self, token_hashes: Collection[str], limit: int = 500
+        self, token_hashes: Collection[str], limit: int = 500, account_id: int | None = None
     ) -> list[tuple[MatchRow, RoomRow, list[SeatRow], int]]:
         """The finished matches in which a seat is held by one of ``token_hashes`` (see
-        :func:`hash_token`), newest first, each with the held seat (the lowest, should one
-        list of tokens hold two seats of a room)."""
-        if not token_hashes:
+        :func:`hash_token`), or that the account ``account_id`` played, newest first, each
+        with the seat held (the lowest, should one list of tokens hold two seats of a room;
+        the account's own where it played)."""
+        if not token_hashes and account_id is None:
             return []
         with self._session() as session:
             held: dict[str, int] = {}
-            for room_id, seat in session.execute(
-                select(SeatRow.room_id, SeatRow.seat).where(
-                    SeatRow.token_hash.in_(sorted(set(token_hashes)))
+            if token_hashes:
+                for room_id, seat in session.execute(
+                    select(SeatRow.room_id, SeatRow.seat).where(
+                        SeatRow.token_hash.in_(sorted(set(token_hashes)))
+                    )
+                ):
+                    held[room_id] = min(seat, held.get(room_id, seat))
+            played: dict[int, int] = {}
+            if account_id is not None:
+                played = dict(
+                    session.execute(
+                        select(MatchPlayerRow.match_id, MatchPlayerRow.seat).where(
+                            MatchPlayerRow.account_id == account_id
+                        )
+                    ).all()
                 )
-            ):
-                held[room_id] = min(seat, held.get(room_id, seat))
-            if not held:
+            if not held and not played:
                 return []
             matches = session.scalars(
                 select(MatchRow)
-                .where(MatchRow.room_id.in_(sorted(held)), MatchRow.finished_at.is_not(None))
+                .where(
+                    or_(MatchRow.room_id.in_(sorted(held)), MatchRow.id.in_(sorted(played))),
+                    MatchRow.finished_at.is_not(None),
+                )
                 .order_by(MatchRow.finished_at.desc(), MatchRow.id.desc())
                 .limit(limit)
             ).all()
             return [
-                (match, room, seats, held[room.id])
+                (match, room, seats, played.get(match.id, held.get(room.id, 0)))
                 for match, room, seats in self._with_rooms(session, matches)
             ]
 
     @_store
     def make_public(
-        self, match_id: int, token_hashes: Collection[str], public: bool
+        self,
+        match_id: int,
+        token_hashes: Collection[str],
+        public: bool,
+        account_id: int | None = None,
     ) -> Literal["done", "unfinished", "not_held"]:
         """Open a finished match to everyone (or close it again) for one of its players:
         ``not_held`` when no seat of its room is held by one of ``token_hashes`` (or there is
         no such match: the two are answered alike), ``unfinished`` while it is being played."""
-        if not token_hashes or not 1 <= match_id <= MAX_ID:
+        if (not token_hashes and account_id is None) or not 1 <= match_id <= MAX_ID:
             return "not_held"
         with self._session() as session:
             found = session.execute(
-                select(MatchRow.finished_at).where(MatchRow.id == match_id, _held_by(token_hashes))
+                select(MatchRow.finished_at).where(
+                    MatchRow.id == match_id, _held_by(token_hashes, account_id)
+                )
             ).first()
             if found is None:
                 return "not_held"
@@ -917,19 +944,22 @@ class Storage:
 
     @_read
     def finished_match_record(
-        self, match_id: int, visible_to: Collection[str] | None = None
+        self,
+        match_id: int,
+        visible_to: Collection[str] | None = None,
+        account_id: int | None = None,
     ) -> tuple[MatchRow, RoomRow, MatchRecord] | None:
         """A finished match's record, or None. An unknown match and one still being played
         run the very same statements, so asking tells nothing of the matches in play.
 
-        With ``visible_to`` (token hashes, see :func:`hash_token`) only a public match or one
-        with a seat held by one of them is found: a match of others is answered as an unknown
-        one, by the same single statement."""
+        With ``visible_to`` (token hashes, see :func:`hash_token`) only a public match, one
+        with a seat held by one of them, or one the account ``account_id`` played is found: a
+        match of others is answered as an unknown one, by the same single statement."""
         if not 1 <= match_id <= MAX_ID:
             return None  # no such id can be stored
         conditions = [MatchRow.id == match_id, MatchRow.finished_at.is_not(None)]
         if visible_to is not None:
-            conditions.append(or_(MatchRow.public.is_(True), _held_by(visible_to)))
+            conditions.append(or_(MatchRow.public.is_(True), _held_by(visible_to, account_id)))
         with self._session() as session:
             found = session.execute(
                 select(MatchRow, RoomRow)

@@ -1,8 +1,9 @@
-"""Finished matches: yours (found by your seat tokens) and their statistics, the public ones,
-their replays, and making one public.
+"""Finished matches: yours (found by your seat tokens, and signed in by your account) and their
+statistics, the public ones, their replays, and making one public.
 
 Finished matches are their players' own: listed and replayed for whoever presents one of their
-seat tokens (in the body: addresses end up in logs), or once made public. Whatever is not
+seat tokens (in the body: addresses end up in logs) or is signed in as an account that played
+them, or once made public. Whatever is not
 shown is answered as an unknown match, alike and by one statement.
 """
 
@@ -22,8 +23,9 @@ from ...errors import Refusal
 from ...history import PublicChoice, PublicSwitch, SeatTokens, YourMatches, token_hashes
 from ...protocol import HandResultView, MatchSummary, ReplayStep, event_view, result_view
 from ...rooms.registry import Registry
+from ...storage.accounts import SignedIn
 from ...storage.repository import Storage
-from ..deps import Rooms, Stored, Sweeps
+from ..deps import Account, Rooms, Stored, Sweeps
 
 __all__ = ["replay_views", "router"]
 
@@ -32,11 +34,12 @@ router = APIRouter()
 
 @router.post("/api/matches/mine")
 async def your_matches(
-    held: SeatTokens, rooms: Rooms, storage: Stored, sweeps: Sweeps
+    held: SeatTokens, rooms: Rooms, storage: Stored, sweeps: Sweeps, account: Account
 ) -> YourMatches:
-    """The finished matches in which one of the tokens holds a seat, with statistics."""
+    """The finished matches in which one of the tokens holds a seat, or that the signed-in
+    account played, with statistics."""
     found: YourMatches = await rooms.stored(
-        history.your_matches, storage, token_hashes(held.tokens), sweeps
+        history.your_matches, storage, token_hashes(held.tokens), sweeps, _id(account)
     )
     return found
 
@@ -53,22 +56,35 @@ async def public_matches(
 @router.get("/api/matches/{match_id}/replay")
 async def public_replay(match_id: int, rooms: Rooms, storage: Stored) -> dict[str, Any]:
     """A public match, every step with every hand shown."""
-    return await match_replay(rooms, storage, match_id, (), f"no public finished match {match_id}")
+    return await match_replay(
+        rooms, storage, match_id, (), f"no public finished match {match_id}", None
+    )
 
 
 @router.post("/api/matches/{match_id}/replay")
 async def your_replay(
-    match_id: int, held: SeatTokens, rooms: Rooms, storage: Stored
+    match_id: int, held: SeatTokens, rooms: Rooms, storage: Stored, account: Account
 ) -> dict[str, Any]:
-    """A finished match for one of its players (or for anyone once it is public)."""
+    """A finished match for one of its players (by a seat token, or signed in as an account
+    that played it), or for anyone once it is public."""
     missing = f"no finished match {match_id} that is public or has a seat of these tokens"
-    return await match_replay(rooms, storage, match_id, token_hashes(held.tokens), missing)
+    hashes = token_hashes(held.tokens)
+    return await match_replay(rooms, storage, match_id, hashes, missing, _id(account))
+
+
+def _id(account: SignedIn | None) -> int | None:
+    return None if account is None else account.account_id
 
 
 async def match_replay(
-    rooms: Registry, storage: Storage, match_id: int, hashes: Sequence[str], missing: str
+    rooms: Registry,
+    storage: Storage,
+    match_id: int,
+    hashes: Sequence[str],
+    missing: str,
+    account_id: int | None,
 ) -> dict[str, Any]:
-    found = await rooms.stored(storage.finished_match_record, match_id, hashes)
+    found = await rooms.stored(storage.finished_match_record, match_id, hashes, account_id)
     if found is None:
         raise Refusal("not_found", missing, 404)
     match, room, record = found
@@ -93,11 +109,11 @@ async def match_replay(
 
 @router.put("/api/matches/{match_id}/public")
 async def make_public(
-    match_id: int, choice: PublicChoice, rooms: Rooms, storage: Stored
+    match_id: int, choice: PublicChoice, rooms: Rooms, storage: Stored, account: Account
 ) -> PublicSwitch:
     """Open a finished match to everyone, or close it again: its players only."""
     outcome = await rooms.stored(
-        storage.make_public, match_id, token_hashes(choice.tokens), choice.public
+        storage.make_public, match_id, token_hashes(choice.tokens), choice.public, _id(account)
     )
     if outcome == "unfinished":
         raise Refusal(
