@@ -510,3 +510,31 @@ def test_no_serious_accessibility_problem_on_the_account_page(
         audit(page, axe_script, "the account page, signed in")
     finally:
         context.close()
+
+
+def test_a_signed_in_guest_joins_a_room_by_its_link_under_the_username(
+    chromium: Any, server: Server, people: list[Person]
+) -> None:
+    """Gus opens a friend's room link while signed in: the join form shows his username,
+    read-only, saying why, and he sits under it (a name he might have used before is not
+    offered)."""
+    gus = Person(chromium)
+    people.append(gus)
+    ticket = httpx.post(
+        server.url + "/api/rooms", json={"nickname": "Host", "seats": ["person", "person"]}
+    ).json()
+    gus.page.goto(server.url + "/")
+    gus.page.evaluate("localStorage.setItem('escoba.nickname', 'Old name')")
+    page = open_account(gus, server)
+    register_with_password(page, "Gus", "the seven of coins")
+    expect_signed_in(page, "Gus")
+    page.goto(server.url + f"/room/{ticket['room']}")
+    field = page.get_by_test_id("join-nickname")
+    expect(field).to_have_value("Gus", timeout=TIMEOUT)
+    expect(field).not_to_be_editable()
+    expect(page.get_by_test_id("join-account")).to_contain_text("Gus")
+    page.get_by_test_id("join-room").click()
+    expect(page.get_by_test_id("hand-card").first).to_be_visible(timeout=TIMEOUT)
+    info = httpx.get(server.url + f"/api/rooms/{ticket['room']}").json()
+    assert [seat["account"] for seat in info["seats"]] == [None, "Gus"]
+    assert info["seats"][1]["nickname"] == "Gus"

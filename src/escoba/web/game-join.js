@@ -6,6 +6,7 @@ import {
   MAX_NICKNAME, api, errorText, lastNickname, rememberNickname, rulesName, saveTicket,
 } from "./rooms.js";
 import { computerName } from "./game-names.js";
+import { accountState, currentAccount } from "./account-state.js";
 
 const byId = (id) => document.getElementById(id);
 let roomId = "";
@@ -75,6 +76,22 @@ export async function showJoin() {
   const nickname = byId("join-nickname");
   if (!nickname.value) nickname.value = lastNickname();
   if (free.length) nickname.focus();
+  accountState().then(showAccount);
+}
+
+// Signed in, a person sits under their username: the field shows it, read-only.
+function showAccount() {
+  const account = currentAccount()?.account ?? null;
+  const nickname = byId("join-nickname");
+  const note = byId("join-account");
+  if (account) {
+    nickname.value = account.username;
+    note.textContent = t("lobby.nickname_account", { username: account.username });
+  } else if (nickname.readOnly) {
+    nickname.value = lastNickname();
+  }
+  nickname.readOnly = Boolean(account);
+  note.hidden = !account;
 }
 
 async function join(event) {
