@@ -30,6 +30,7 @@ from .protocol.accounts import (
 from .storage.accounts import AccountStore
 from .storage.rated import sides_of
 from .storage.repository import Storage
+from .storage.standings import Standings
 from .storage.tables import RatingRow
 
 __all__ = ["BOARD_SIZE", "leaderboard", "profile", "room_ratings"]
@@ -45,7 +46,7 @@ def _on_board(row: RatingRow) -> bool:
     return not ratings.shown(row.mu, row.sigma).provisional
 
 
-def _board(store: AccountStore, game: str, now: datetime) -> list[tuple[int, str, RatingRow]]:
+def _board(store: Standings, game: str, now: datetime) -> list[tuple[int, str, RatingRow]]:
     since = now - timedelta(days=ratings.ACTIVE_DAYS)
     # Provisional ratings are not ranked: read more than shown, keep the settled ones.
     found = store.board(game, since, ratings.BOARD_MATCHES, BOARD_SIZE * 4)
@@ -75,9 +76,7 @@ def _computers(game: str) -> list[BoardComputer]:
     ]
 
 
-def leaderboard(
-    store: AccountStore, game: str, now: datetime, account_id: int | None
-) -> Leaderboard:
+def leaderboard(store: Standings, game: str, now: datetime, account_id: int | None) -> Leaderboard:
     """A game's leaderboard, with the reader's own place when signed in."""
     board = _board(store, game, now)
     players = [
@@ -108,7 +107,8 @@ def _iso(moment: datetime | None) -> str:
 
 
 def profile(
-    store: AccountStore,
+    accounts: AccountStore,
+    store: Standings,
     storage: Storage,
     facts: SweepCounts,
     username_key: str,
@@ -116,7 +116,7 @@ def profile(
     now: datetime,
 ) -> dict[str, Any] | None:
     """A player's profile as ``GET /api/players/{username}`` answers it, or None."""
-    account = store.by_key(username_key)
+    account = accounts.by_key(username_key)
     if account is None or account.username is None:
         return None
     mine = reader == account.id
@@ -212,7 +212,7 @@ def profile(
     }
 
 
-def room_ratings(store: AccountStore, room_id: str) -> RoomRatings | None:
+def room_ratings(store: Standings, room_id: str) -> RoomRatings | None:
     """What the room's latest match did to ratings."""
     found = store.match_ratings(room_id)
     if found is None:

@@ -34,6 +34,7 @@ from ..replication.ownership import Site
 from ..rooms.registry import Registry
 from ..storage.accounts import AccountStore
 from ..storage.repository import Storage, default_database_url
+from ..storage.standings import Standings
 from . import socket
 from .deps import validation_text
 from .middleware import BodyLimit, SameSite, SecurityHeaders
@@ -116,6 +117,7 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.state.waves = waves
     app.state.sweeps = SweepCounts()  # each finished match's, counted once
     app.state.accounts = AccountStore(storage)
+    app.state.standings = Standings(storage)
     app.state.passwords = Passwords(settings.password_cost)
     app.state.sign_in_limits = SignInLimits(app.state.accounts, settings.limits, settings.clock)
     app.add_middleware(SameSite, origins=tuple(settings.origins))

@@ -20,6 +20,7 @@ from ..lobby import OpenTables, QuickMatch
 from ..rooms.registry import Registry
 from ..storage.accounts import AccountStore, SignedIn
 from ..storage.repository import Storage
+from ..storage.standings import Standings
 from .transport import address_key
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "Address",
     "Lobby",
     "Rooms",
+    "Standing",
     "Stored",
     "Sweeps",
     "account_of",
@@ -38,6 +40,7 @@ __all__ = [
     "quick_match_of",
     "registry_of",
     "settings_of",
+    "standings_of",
     "storage_of",
     "sweeps_of",
     "validation_text",
@@ -76,6 +79,12 @@ def accounts_of(connection: HTTPConnection) -> AccountStore:
 def passwords_of(connection: HTTPConnection) -> Passwords:
     passwords: Passwords = connection.app.state.passwords
     return passwords
+
+
+def standings_of(connection: HTTPConnection) -> Standings:
+    """The ratings and played matches, as leaderboards and profiles read them."""
+    standings: Standings = connection.app.state.standings
+    return standings
 
 
 def sign_in_limits_of(connection: HTTPConnection) -> SignInLimits:
@@ -145,6 +154,7 @@ Sweeps = Annotated[SweepCounts, Depends(sweeps_of)]
 Address = Annotated[str, Depends(address_of)]
 Account = Annotated[SignedIn | None, Depends(account_of)]
 Accounts = Annotated[AccountStore, Depends(accounts_of)]
+Standing = Annotated[Standings, Depends(standings_of)]
 
 
 def validation_text(error: ValidationError | RequestValidationError) -> str:

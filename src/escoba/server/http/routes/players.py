@@ -14,7 +14,7 @@ from ...accounts import clean_username
 from ...errors import Refusal
 from ...protocol.accounts import GameName, Leaderboard, RoomRatings
 from ...rooms.registry import ROOM_ID
-from ..deps import Account, Accounts, Rooms, Stored, Sweeps, settings_of
+from ..deps import Account, Accounts, Rooms, Standing, Stored, Sweeps, settings_of
 
 __all__ = ["router"]
 
@@ -27,7 +27,7 @@ def _now(request: Request) -> datetime:
 
 @router.get("/api/leaderboard/{game}")
 async def leaderboard(
-    game: GameName, request: Request, account: Account, rooms: Rooms, store: Accounts
+    game: GameName, request: Request, account: Account, rooms: Rooms, store: Standing
 ) -> Leaderboard:
     """A game's top players, the reader's own place, and the computer levels beside them."""
     reader = None if account is None else account.account_id
@@ -43,7 +43,8 @@ async def player(
     request: Request,
     account: Account,
     rooms: Rooms,
-    store: Accounts,
+    accounts: Accounts,
+    store: Standing,
     storage: Stored,
     sweeps: Sweeps,
 ) -> dict[str, Any]:
@@ -54,7 +55,9 @@ async def player(
     except Refusal:
         raise missing from None
     reader = None if account is None else account.account_id
-    found = await rooms.stored(profiles.profile, store, storage, sweeps, key, reader, _now(request))
+    found = await rooms.stored(
+        profiles.profile, accounts, store, storage, sweeps, key, reader, _now(request)
+    )
     if found is None:
         raise missing
     return found
@@ -62,7 +65,7 @@ async def player(
 
 @router.get("/api/rooms/{room_id}/ratings")
 async def room_ratings(
-    room_id: Annotated[str, PathParameter(max_length=64)], rooms: Rooms, store: Accounts
+    room_id: Annotated[str, PathParameter(max_length=64)], rooms: Rooms, store: Standing
 ) -> RoomRatings:
     """What the room's latest match did to ratings (nothing until it ends)."""
     found = None
