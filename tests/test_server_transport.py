@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -787,3 +788,22 @@ def test_passkeys_are_made_for_the_passkey_site_given(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         started = client.post("/api/account/passkeys/options", json={"username": "Ana"})
         assert started.json()["options"]["rp"]["id"] == "cards.test"
+
+
+@pytest.mark.slow
+def test_behind_a_trusted_tls_proxy_the_session_cookie_is_secure(tmp_path: Path) -> None:
+    """The proxy's X-Forwarded-Proto says the visitor came over HTTPS: the session cookie is
+    Secure; from anyone else the header counts for nothing."""
+    body = {"username": "Ana", "password": "a long enough secret"}
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.9"}
+    options = ["--forwarded-allow-ips", "127.0.0.1"]
+    with running_server(tmp_path / "proxied", {}, options) as running:
+        base = f"http://127.0.0.1:{running.port}"
+        made = httpx.post(base + "/api/account/register", json=body, headers=https)
+        assert made.status_code == 201, made.text
+        assert "; Secure" in made.headers["set-cookie"]
+    with running_server(tmp_path / "direct", {}, []) as running:
+        base = f"http://127.0.0.1:{running.port}"
+        made = httpx.post(base + "/api/account/register", json=body, headers=https)
+        assert made.status_code == 201, made.text
+        assert "Secure" not in made.headers["set-cookie"]
