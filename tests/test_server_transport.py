@@ -807,3 +807,18 @@ def test_behind_a_trusted_tls_proxy_the_session_cookie_is_secure(tmp_path: Path)
         made = httpx.post(base + "/api/account/register", json=body, headers=https)
         assert made.status_code == 201, made.text
         assert "Secure" not in made.headers["set-cookie"]
+
+
+def test_a_port_in_use_is_said_before_playing_at(tmp_path: Path) -> None:
+    """A port another program listens on: one line, exit code 2, and no "playing at"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = serve_command(port, f"sqlite:///{tmp_path / 'x.db'}", {})
+        done = subprocess.run(command, capture_output=True, timeout=60, check=False)
+    assert done.returncode == 2, done
+    assert b"playing at" not in done.stdout
+    assert done.stderr.decode().strip().splitlines() == [
+        f"Error: --port: {port} is in use on 127.0.0.1: stop what uses it, or choose another port"
+    ]

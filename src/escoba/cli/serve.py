@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import ipaddress
 import math
 import os
+import socket
 from collections.abc import Sequence
 from typing import Annotated
 
@@ -24,6 +26,9 @@ LIMIT_HELP = (
     + "."
 )
 
+
+SITE_INSTALL = "python3 -m pip install 'escoba[site]'"
+"""What a site of several processes adds to one (escoba[web]): PostgreSQL's and Redis's clients."""
 
 MAX_COMPUTER_WORKERS = 256
 """More worker processes than this is a typo, not a machine."""
@@ -237,7 +242,9 @@ def serve_command(
         with application.state.storage.engine.connect():
             pass  # a database that cannot be reached is said now, not as a traceback later
         application.state.storage.migrate()  # and one that is not a database, or too new
-    except Exception as error:  # a missing driver, a server that does not answer
+    except ModuleNotFoundError as missing:  # PostgreSQL's psycopg is escoba[site]'s
+        fail(f"--database: {hidden} needs {missing.name!r}; install it with: {SITE_INSTALL}")
+    except Exception as error:  # a server that does not answer, a file that is no database
         fail(f"--database: cannot open {hidden}: {_said(error)}")
     files = raise_open_files_limit()
     if files is not None and files < limits.connections_total + 100:
@@ -246,13 +253,34 @@ def serve_command(
             f"--limit connections_total={limits.connections_total} needs",
             err=True,
         )
+    listening = _listen(host, port)  # taken before saying where: a busy port is said instead
     shown = "localhost" if host in {"127.0.0.1", "0.0.0.0"} else host
     site = "" if redis is None else "; one of the processes sharing its Redis"
     typer.echo(
         f"escoba: playing at http://{shown}:{port}/  (database {hidden}{site}; Ctrl+C stops)"
     )
     config = server_config(application, host=host, port=port, limits=limits, proxies=proxies)
-    uvicorn.Server(config).run()
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound to ``host`` and ``port``; a port in use or an address not
+    this machine's is one line and exit code 2."""
+    try:
+        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
+    except ValueError:  # a host name: its first address
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+        listening.listen(128)  # at once: another server cannot bind it meanwhile
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            fail(f"--port: {port} is in use on {host}: stop what uses it, or choose another port")
+        fail(f"--host: cannot listen on {host}:{port}: {error.strerror or error}")
+    return listening
 
 
 def _check_site(redis: str, prefix: str, backend: str) -> None:
@@ -266,7 +294,12 @@ def _check_site(redis: str, prefix: str, backend: str) -> None:
         fail(f"--redis-prefix: must be non-empty and without spaces, got {prefix!r}")
     import asyncio
 
-    from ..server.replication.leases import connect
+    try:
+        from ..server.replication.leases import connect
+    except ModuleNotFoundError as missing:
+        if missing.name != "redis" and not (missing.name or "").startswith("redis."):
+            raise
+        fail(f"--redis: a site of several processes needs redis; install it with: {SITE_INSTALL}")
 
     async def ping() -> None:
         client = connect(redis)
