@@ -29,8 +29,6 @@ from ..errors import Refusal
 from ..history import SweepCounts
 from ..lobby import LocalQueue, OpenTables, QuickMatch, Seeker, SeekKey
 from ..protocol import SeatTicket
-from ..replication.bus import Cluster
-from ..replication.ownership import Site
 from ..rooms.registry import Registry
 from ..storage.accounts import AccountStore
 from ..storage.repository import Storage, default_database_url
@@ -83,6 +81,10 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
             LocalQueue(), open_match, settings.clock, wait=settings.timings.quick_match_wait
         )
         if settings.redis_url is not None:
+            # Imported here: one process alone runs without the redis package (escoba[web])
+            from ..replication.bus import Cluster
+            from ..replication.ownership import Site
+
             cluster = Cluster(settings.redis_url, prefix=settings.redis_prefix)
             registry.join_site(Site(registry, cluster, lobby, quick))
             log.info("one of a site of several processes (this one %s)", cluster.id)
