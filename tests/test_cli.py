@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import escoba
@@ -405,3 +407,38 @@ def test_simulation_bad_arguments() -> None:
         simulate(RULESETS["escoba"], matches=1, players=5)
     with pytest.raises(RulesError, match="partnerships"):
         simulate(RULESETS["escoba"], matches=1, players=2, partnerships=True)
+
+
+COMMANDS = ["rules", "simulate", "arena", "serve", "play", "replay", "learn", "admin"]
+
+
+def help_text(*command: str, columns: int = 80) -> str:
+    """A command's --help as a person reads it: the box drawing gone, the lines joined."""
+    narrow = CliRunner(env={"COLUMNS": str(columns), "NO_COLOR": "1"})
+    result = narrow.invoke(app, [*command, "--help"])
+    assert result.exit_code == 0, result.output
+    text = re.sub(r"[│╭╮╰╯─]", " ", result.output)
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_shows_each_docstring_as_flowing_text_without_markup(command: str) -> None:
+    """Every command's help: no reStructuredText backquotes, and its summary as one paragraph
+    broken only where the terminal's width ends a line (the source's line breaks gone)."""
+    narrow = CliRunner(env={"COLUMNS": "100", "NO_COLOR": "1"})
+    output = narrow.invoke(app, [command, "--help"]).output
+    assert "``" not in output and "`" not in output
+    written = typer.main.get_command(app).commands[command].help  # type: ignore[attr-defined]
+    assert written
+    summary = " ".join(written.split("\n\n")[0].split()).replace("``", "")
+    assert summary in help_text(command, columns=100)
+    # A line of the box is as wide as the terminal unless its paragraph ends there.
+    inner = [line for line in output.splitlines() if line.startswith(" ") and line.strip()]
+    assert all(len(line) <= 100 for line in inner)
+
+
+@pytest.mark.parametrize("command", ["play", "rules"])
+def test_help_names_every_preset_scopone_included(command: str) -> None:
+    text = help_text(command)
+    for name in RULESETS:
+        assert name in text, (command, name)

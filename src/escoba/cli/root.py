@@ -18,6 +18,9 @@ app = typer.Typer(
     name="escoba",
     help="Escoba, Scopa and Escova: play against the computer, the rules, and the arena.",
     add_completion=False,
+    # Docstrings are wrapped in the source: markdown joins a paragraph's lines again and shows
+    # ``--deck`` as code, where rich's mode kept the source's breaks and the backquotes.
+    rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
