@@ -7,7 +7,8 @@ be forgotten.
 - ``redis``: talks to a Redis server (asks for ``redis_url``).
 - ``cluster``: runs a site of several server processes (``tests/test_server_cluster.py``).
 - ``slow``: outside the quick loop. Every ``browser``, ``postgres`` and ``cluster`` test, the
-  README's examples, and the tests marked ``@pytest.mark.slow`` by hand: those that take half a
+  examples of the documents (``README.md``, ``docs/*.md``: one doctest a file, whole matches
+  played in some), and the tests marked ``@pytest.mark.slow`` by hand: those that take half a
   second or more on their own (matches played to the end, arenas, real sockets' deadlines).
 
 ``pytest -m "not slow"`` is the loop to run while working; CONTRIBUTING.md says which run
@@ -35,7 +36,7 @@ def markers_of(item: pytest.Item) -> set[str]:
         found.add("redis")
     if item.path.name in CLUSTER_MODULES:
         found.add("cluster")
-    if found & {"browser", "postgres", "cluster"} or item.path.name == "README.md":
+    if found & {"browser", "postgres", "cluster"} or item.path.suffix == ".md":
         found.add("slow")
     return found
 
