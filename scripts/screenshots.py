@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the web game (python scripts/screenshots.py [--out DIR]).
+"""Take the web game's screenshots of the docs (python scripts/screenshots.py [--out DIR]).
 
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby with two open tables (desktop and phone), a game (desktop and

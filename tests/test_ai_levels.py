@@ -112,7 +112,7 @@ def test_the_coach_ranks_every_move_with_the_search_over_inferred_deals() -> Non
 @pytest.mark.parametrize("preset", ["escoba", "scopa"])
 def test_a_small_duplicate_arena_puts_hard_above_easy(preset: str) -> None:
     # easy loses to medium by a point a hand and medium to hard by nearly half a point
-    # (README ladder); 12 duplicate hands leave a wide margin for the luck left over.
+    # (docs/research.md, the ladder); 12 duplicate hands leave a wide margin for the luck left over.
     result = play_arena(["hard", "easy"], rules=RULESETS[preset], hands=12, seed=2026)
     assert result.mean_difference is not None
     assert result.mean_difference > 0.3

@@ -339,9 +339,9 @@ def test_observation_fields_fill_the_array() -> None:
 
 
 def test_observation_of_a_known_position() -> None:
-    """The README's match (escoba, seed 42): seat 0 holds Ad 3h 2c, the table is 6h Qh 4c 7c,
-    seat 1 deals, 30 cards in the stock; seat 1 sees the same table and public numbers, its
-    own hand, and seat 0 as the seat after it."""
+    """The library guide's match (docs/library.md: escoba, seed 42): seat 0 holds Ad 3h 2c,
+    the table is 6h Qh 4c 7c, seat 1 deals, 30 cards in the stock; seat 1 sees the same table
+    and public numbers, its own hand, and seat 0 as the seat after it."""
     e = env("escoba")
     e.reset(seed=42)
     first = e.observe("player_0")["observation"]

@@ -1,5 +1,5 @@
-"""A Redis out of reach is said once (README, "Several processes, one site"): however many
-calls of a process fail while it is away (room events, presence, leases, requests, the
+"""A Redis out of reach is said once (docs/operators.md, "Several processes, one site"):
+however many calls of a process fail while it is away (room events, presence, leases, requests, the
 upkeep, the listener), the log holds one error naming the Redis and what failed (never the
 password of its URL), and once Redis answers again one warning that it was reached again.
 Plays sent on meanwhile are still refused as `restarting`, and the listener still subscribes

@@ -105,7 +105,7 @@ def first_play(app: EscobaApp) -> Move:
 
 
 def test_seed_42_position() -> None:
-    # The position the tests below rely on (README: seed 42, Escoba, 2 players).
+    # The position the tests below rely on (docs/library.md: seed 42, Escoba, 2 players).
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         assert app.game.to_move == 0
         assert [str(c) for c in app.observation.hand] == ["Ad", "3h", "2c"]

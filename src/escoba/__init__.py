@@ -1,6 +1,6 @@
 """Escoba, Scopa and Escova: a rules engine for the fishing card games of the 15 and the match.
 
-The public API, re-exported; see the README for a tour.
+The public API, re-exported; see docs/library.md for a tour.
 """
 
 from .captures import captures
