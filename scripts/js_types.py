@@ -13,8 +13,12 @@ check. It lives outside ``src/escoba/web`` so that the server neither serves nor
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import sys
+import textwrap
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
@@ -197,14 +201,38 @@ def _comment(text: str | None, indent: str) -> list[str]:
     return [f"{indent}/**", *[f"{indent} * {line}".rstrip() for line in lines], f"{indent} */"]
 
 
+def _field_docs(model: type[BaseModel]) -> dict[str, str]:
+    """The docstrings under a model's fields (and its bases'), which pydantic leaves out."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        if not (isinstance(cls, type) and issubclass(cls, BaseModel)) or cls is BaseModel:
+            continue
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        body = tree.body[0].body if isinstance(tree.body[0], ast.ClassDef) else []
+        for field, after in pairwise(body):
+            if (
+                isinstance(field, ast.AnnAssign)
+                and isinstance(field.target, ast.Name)
+                and isinstance(after, ast.Expr)
+                and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)
+            ):
+                docs[field.target.id] = inspect.cleandoc(after.value.value)
+    return docs
+
+
+MODELS: dict[str, type[BaseModel]] = {model.__name__: model for model in REQUESTS + ANSWERS}
+
+
 def _interface(name: str, schema: dict[str, Any], *, every_field: bool) -> list[str]:
     if schema.get("type") != "object" or "properties" not in schema:
         return [*_comment(schema.get("description"), "  "), f"  type {name} = {_type(schema)};"]
     required = set(schema.get("required", []))
+    docs = _field_docs(MODELS[name]) if name in MODELS else {}
     lines = [*_comment(schema.get("description"), "  "), f"  interface {name} {{"]
     for field, part in schema["properties"].items():
         optional = "" if every_field or field in required else "?"
-        lines += _comment(part.get("description"), "    ")
+        lines += _comment(docs.get(field) or part.get("description"), "    ")
         lines.append(f"    {field}{optional}: {_type(part)};")
     lines.append("  }")
     return lines

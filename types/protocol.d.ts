@@ -5,6 +5,7 @@
 declare namespace Protocol {
   interface AccountAnswer {
     account: AccountView | null;
+    /** Sent back in ``X-CSRF-Token`` with every state-changing request while signed in. */
     csrf: string | null;
   }
 
@@ -89,6 +90,7 @@ declare namespace Protocol {
   }
 
   interface DeleteAccount {
+    /** The username typed again, to confirm. */
     username: string;
   }
 
@@ -111,6 +113,7 @@ declare namespace Protocol {
     round: number | null;
     dealer: number | null;
     sweeps: number;
+    /** The dealer's initial sweep, or the table shown before a redeal. */
     cards: string[];
   }
 
@@ -124,13 +127,26 @@ declare namespace Protocol {
     dealer: number;
     points: number[];
     sweeps: number[];
+    /** Cards taken per side. */
     cards: number[];
+    /**
+     * Points per side in each category (``escoba.CATEGORIES``: ``cards``, ``coins``,
+     * ``seven_of_coins``, ``sevens``, ``all_sevens``, ``re_bello``, ``napola``, ``sweeps``).
+     */
     breakdown: { [key: string]: number[] };
+    /**
+     * The categories that can score under the hand's rules, in score-pad order
+     * (``escoba.scoring.categories_in_play``): the rows to show; the others are always 0.
+     */
     categories: string[];
+    /** The rule set's sevens category, which decides what ``tallies`` compare for it. */
     sevens_mode: "ranking" | "sevens" | "primiera" | "none";
     primiera_needs_all_suits: boolean;
+    /** Each side's counts behind the points (``escoba.explain_hand``). */
     tallies: SideTallyView[];
+    /** The table cards that went to the last capturer when the hand ended. */
     leftovers: string[];
+    /** The seat that captured last and took the leftovers (None if nobody captured). */
     last_capturer: number | null;
     last_capturer_side: number | null;
   }
@@ -139,11 +155,13 @@ declare namespace Protocol {
     move: MoveView;
     gain: number;
     loss: number;
+    /** The coach's verdict and reasons in the asked language. */
     text: string;
   }
 
   interface HintReply {
     type: "hint";
+    /** Every legal move, best first. */
     moves: HintMove[];
   }
 
@@ -151,6 +169,7 @@ declare namespace Protocol {
   interface HintRequest {
     type: "hint";
     language?: "en" | "de" | "es" | "it" | "fr" | "pt-BR";
+    /** The deck style the coach's sentences name cards in. */
     deck?: "french" | "spanish" | "italian";
   }
 
@@ -170,6 +189,7 @@ declare namespace Protocol {
   interface Leaderboard {
     game: "escoba" | "scopa" | "scopone" | "escova";
     players: BoardEntry[];
+    /** The computer levels' ratings, on the same scale. */
     computers: BoardComputer[];
     you: YourRank | null;
   }
@@ -183,16 +203,25 @@ declare namespace Protocol {
   /** A finished match in the history list. */
   interface MatchSummary {
     id: number;
+    /**
+     * The match's number in its room (1, 2 after a rematch, ...); the room itself is not
+     * named: rooms are found by their link only.
+     */
     number: number;
     preset: string | null;
+    /** Every rule option (``preset`` is None when they equal no preset). */
     rules: { [key: string]: any };
+    /** How many moves were taken back in the match (against computers only). */
     take_backs: number;
     players: number;
     partnerships: boolean;
+    /** Each seat's nickname or computer level. */
     names: string[];
+    /** Each seat's computer level; None for a person. */
     levels: ("beginner" | "easy" | "medium" | "hard" | null)[];
     totals: number[];
     winner: number | null;
+    /** ISO 8601, UTC. */
     finished_at: string;
   }
 
@@ -201,6 +230,7 @@ declare namespace Protocol {
    * with take backs left out).
    */
   interface MatchTally {
+    /** Whom these matches were against; None for all of them. */
     opponents: "beginner" | "easy" | "medium" | "hard" | "people" | "mixed" | null;
     matches: number;
     wins: number;
@@ -214,15 +244,18 @@ declare namespace Protocol {
     hand_number: number;
     dealer: number;
     to_move: number | null;
+    /** Your own cards; empty for spectators. */
     hand: string[];
     table: string[];
     stock_size: number;
     hand_sizes: number[];
+    /** Each side's captured cards this hand (captures are made face up). */
     captured: string[][];
     sweeps: number[];
     history: EventView[];
     totals: number[];
     results: HandResultView[];
+    /** Your legal moves when you are to move, else empty. */
     legal: MoveView[];
     over: boolean;
     winner: number | null;
@@ -231,11 +264,13 @@ declare namespace Protocol {
   interface MoveView {
     card: string;
     captures: string[];
+    /** The engine's move text, ``4h:4c+7d`` or ``Qd``. */
     text: string;
   }
 
   interface NewPassword {
     password: string;
+    /** The password now, when the account has one. */
     current?: string | null;
   }
 
@@ -253,6 +288,7 @@ declare namespace Protocol {
 
   interface PasskeyOptions {
     flow: string;
+    /** WebAuthn's options as JSON (base64url byte strings). */
     options: { [key: string]: any };
   }
 
@@ -314,9 +350,11 @@ declare namespace Protocol {
   /** A rating as people read it (see ``ratings``). */
   interface RatingView {
     rating: number;
+    /** Two standard deviations, on the same scale. */
     deviation: number;
     provisional: boolean;
     matches: number;
+    /** The place on its game's leaderboard; None when not on it. */
     rank: number | null;
   }
 
@@ -337,13 +375,19 @@ declare namespace Protocol {
     hand_number: number;
     dealer: number;
     to_move: number | null;
+    /** Every seat's cards. */
     hands: string[][];
     table: string[];
     stock_size: number;
     captured: string[][];
     sweeps: number[];
     totals: number[];
+    /**
+     * Hands finished by this position: the first ``hands_scored`` of the replay's
+     * ``results`` (sent once for the whole match, not again with every step).
+     */
     hands_scored: number;
+    /** The play or take back that led here (None for the first position). */
     event: EventView | null;
     hand_ended: boolean;
   }
@@ -355,20 +399,30 @@ declare namespace Protocol {
     rules: { [key: string]: any };
     players: number;
     partnerships: boolean;
+    /**
+     * How many times each seat is dealt in a hand: 1 when the whole deck is dealt at once
+     * (Scopone), so that there is never a stock.
+     */
     deals_per_hand: number;
     sides: number[][];
     seats: SeatInfo[];
+    /** Matches played in this room so far, counting the current one (1 for the first). */
     match_number: number;
     status: "playing" | "over";
+    /** An open table, listed in the lobby (else private: found by its link only). */
     listed: boolean;
+    /** The table's time control and its seats' clocks (None: no clock). */
     clock: ClockView | null;
+    /** How the match ended other than by its score (claimed: the other side abandoned it). */
     ended: MatchEnd | null;
+    /** Its matches between accounts change their ratings (``GET /api/rooms/<id>/ratings``). */
     rated: boolean;
   }
 
   interface RoomRatings {
     match: number;
     rated: boolean;
+    /** ``rated``, ``casual``, ``daily_limit``, ``aborted``; None while it is played. */
     status: string | null;
     changes: RatingChangeView[];
   }
@@ -398,10 +452,17 @@ declare namespace Protocol {
     seat: number;
     kind: "person" | "computer";
     level: "beginner" | "easy" | "medium" | "hard" | null;
+    /** The person's nickname once the seat is taken (None while free; None for computers). */
     nickname: string | null;
     taken: boolean;
+    /** A person is connected to this seat now (always True for computer seats). */
     connected: boolean;
+    /**
+     * Its person is gone: away longer than the grace period, or three timeouts in a row. The
+     * others may give the seat to a computer (``replace``) or claim the match (``claim``).
+     */
     abandoned: boolean;
+    /** The username of the person sitting there, when they are signed in. */
     account: string | null;
   }
 
@@ -410,6 +471,7 @@ declare namespace Protocol {
     room: string;
     seat: number;
     token: string;
+    /** The room's invite path, ``/room/<id>``. */
     invite: string;
   }
 
@@ -456,18 +518,29 @@ declare namespace Protocol {
    * were made face up: nothing hidden).
    */
   interface SideTallyView {
+    /** Every card it took, leftovers included. */
     pile: string[];
     cards: number;
     coins: number;
     seven_of_coins: boolean;
     sevens: string[];
+    /**
+     * Its best card of each suit (coins, cups, swords, clubs; None: no card of that suit), by
+     * the order 7, 6, A, 5, 4, 3, 2, faces of setenta and primiera.
+     */
     best: (string | null)[];
+    /** Each suit's best card's primiera points (0 for a missing suit). */
     best_points: number[];
+    /** The best cards, best first: what setenta compares card by card. */
     ranked: string[];
+    /** The sum of ``best_points``. */
     primiera: number;
+    /** It took a card of every suit. */
     complete: boolean;
     sweeps: number;
+    /** It took the king of coins (re bello). */
     king_of_coins: boolean;
+    /** How many coins from the ace up it took unbroken (napola scores 3 or more). */
     coin_run: number;
   }
 
@@ -480,6 +553,7 @@ declare namespace Protocol {
     room: RoomInfo;
     match: MatchView;
     event: EventView | null;
+    /** ``event`` ended a hand: its result is the last of ``match.results``. */
     hand_ended: boolean;
   }
 
@@ -495,19 +569,28 @@ declare namespace Protocol {
    */
   interface TableListing {
     id: string;
+    /** Where its room is, ``/room/<id>``: a free seat is taken through ``/api/rooms/<id>/join``. */
     invite: string;
+    /** The preset its rules are nearest to. */
     preset: string;
+    /** The rule options where they differ from that preset, with their values. */
     changes: { [key: string]: any };
     rules: { [key: string]: any };
     target: number;
     players: number;
     partnerships: boolean;
     seats: TableSeat[];
+    /** Person seats nobody has taken yet. */
     free: number;
+    /** Whether computers sit at the table. */
     computers: boolean;
+    /** Its creator's language. */
     language: "en" | "de" | "es" | "it" | "fr" | "pt-BR";
+    /** Its time control (None: no clock). */
     clock: ClockSpec | null;
+    /** ``waiting`` for someone to take a free seat; ``playing`` once every seat is taken. */
     status: "waiting" | "playing";
+    /** Its matches change the ratings of the accounts playing them. */
     rated: boolean;
   }
 
@@ -522,8 +605,10 @@ declare namespace Protocol {
     seat: number;
     kind: "person" | "computer";
     level: "beginner" | "easy" | "medium" | "hard" | null;
+    /** The person sitting there (None while free; None for computers). */
     nickname: string | null;
     free: boolean;
+    /** The username of the person sitting there, when they are signed in. */
     account: string | null;
   }
 
@@ -558,6 +643,7 @@ declare namespace Protocol {
 
   interface WelcomeMessage {
     type: "welcome";
+    /** Your seat, None when watching. */
     seat: number | null;
     room: RoomInfo;
   }
@@ -565,36 +651,56 @@ declare namespace Protocol {
   /** A finished match in which one of the presented tokens holds a seat. */
   interface YourMatch {
     id: number;
+    /**
+     * The match's number in its room (1, 2 after a rematch, ...); the room itself is not
+     * named: rooms are found by their link only.
+     */
     number: number;
     preset: string | null;
+    /** Every rule option (``preset`` is None when they equal no preset). */
     rules: { [key: string]: any };
+    /** How many moves were taken back in the match (against computers only). */
     take_backs: number;
     players: number;
     partnerships: boolean;
+    /** Each seat's nickname or computer level. */
     names: string[];
+    /** Each seat's computer level; None for a person. */
     levels: ("beginner" | "easy" | "medium" | "hard" | null)[];
     totals: number[];
     winner: number | null;
+    /** ISO 8601, UTC. */
     finished_at: string;
+    /** The seat held. */
     seat: number;
+    /** The held seat's side (totals, sweeps and winner are by side). */
     side: number;
+    /** Each side's sweeps over the whole match. */
     sweeps: number[];
     opponents: "beginner" | "easy" | "medium" | "hard" | "people" | "mixed";
     public: boolean;
   }
 
   interface YourMatches {
+    /** Newest first. */
     matches: YourMatch[];
     total: MatchTally;
+    /**
+     * One line for each kind of opponents met: computer levels weakest first, then people,
+     * then mixes.
+     */
     by_opponents: MatchTally[];
+    /** The listed matches in which moves were taken back: not counted in the statistics. */
     left_out: number;
   }
 
   interface YourRank {
     rating: number;
+    /** Two standard deviations, on the same scale. */
     deviation: number;
     provisional: boolean;
     matches: number;
+    /** The place on its game's leaderboard; None when not on it. */
     rank: number | null;
   }
 
