@@ -1,3 +1,4 @@
+// @ts-check
 // Who is signed in on this browser, asked once per page (GET /api/account): {account, csrf},
 // where account is null when signed out, and csrf the token every request that changes
 // something must carry while signed in (the X-CSRF-Token header: rooms.js api() adds it).
@@ -8,9 +9,12 @@
 
 const SIGNED_OUT = Object.freeze({ account: null, csrf: null });
 
+/** @type {Promise<Protocol.AccountAnswer> | null} */
 let asked = null; // the Promise of the state, once asked
+/** @type {Protocol.AccountAnswer | null} */
 let known = null; // the state, once answered
 
+/** @returns {Promise<Protocol.AccountAnswer | null>} */
 async function download() {
   let response;
   try {
@@ -26,6 +30,10 @@ async function download() {
   }
 }
 
+/**
+ * @param {any} data the server's answer, checked
+ * @returns {Protocol.AccountAnswer}
+ */
 function normalised(data) {
   const account = data?.account && typeof data.account.username === "string" ? data.account : null;
   const csrf = account && typeof data?.csrf === "string" ? data.csrf : null;
@@ -55,6 +63,7 @@ export function currentAccount() {
   return known;
 }
 
+/** @param {Protocol.AccountAnswer} state */
 function remember(state) {
   known = state;
   window.dispatchEvent(new CustomEvent("escoba:account", { detail: { account: state.account } }));

@@ -1,3 +1,4 @@
+// @ts-check
 // The account page (/account). Signed out: sign in (username and password, or a passkey the
 // browser offers: a discoverable credential, no username typed) and create an account
 // (username and password, or username and a new passkey). Signed in: the username and a link
@@ -33,8 +34,12 @@ import { formatDate, heldTokens, parseUtc } from "./history.js";
 import { applyTexts, t, tn } from "./i18n.js";
 import { allTickets, api, errorText } from "./rooms.js";
 
+/** @param {string} id */
 const $ = (id) => document.getElementById(id);
-const byTestId = (id) => document.querySelector(`[data-testid=${id}]`);
+/** @param {string} id a form's field */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+/** @param {string} id a button's */
+const byTestId = (id) => /** @type {HTMLButtonElement} */ (document.querySelector(`[data-testid=${id}]`));
 
 const page = {
   account: undefined, // undefined until the server answered, then the account or null
@@ -164,8 +169,8 @@ function renderSignedIn(account) {
   $("account-username").textContent = account.username;
   const since = parseUtc(account.created_at);
   $("account-since").textContent = since ? t("account.since", { date: formatDate(since) }) : "";
-  $("profile-link").href = `/players/${encodeURIComponent(account.username)}`;
-  $("password-username").value = account.username;
+  /** @type {HTMLAnchorElement} */ ($("profile-link")).href = `/players/${encodeURIComponent(account.username)}`;
+  field("password-username").value = account.username;
 
   const waiting = unattached(account.username);
   const attachSection = $("attach-section");
@@ -195,7 +200,7 @@ function renderSignedIn(account) {
 
   $("export-link").setAttribute("download", `escoba-${account.username}.json`);
   $("delete-confirm-label").textContent = t("account.delete_confirm", { username: account.username });
-  byTestId("delete-account").disabled = $("delete-confirm").value !== account.username;
+  byTestId("delete-account").disabled = field("delete-confirm").value !== account.username;
 }
 
 function render() {
@@ -220,7 +225,7 @@ function signedIn(data, notice) {
   page.notice = notice;
   page.attached = null;
   clearMessages();
-  for (const input of document.querySelectorAll("#signed-out input")) input.value = "";
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#signed-out input"))) input.value = "";
   render();
   $("account-title").focus();
 }
@@ -231,7 +236,7 @@ function signedOut(notice) {
   page.notice = notice;
   page.attached = null;
   clearMessages();
-  for (const input of document.querySelectorAll("#signed-in input")) input.value = "";
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("#signed-in input"))) input.value = "";
   render();
   $("account-title").focus();
 }
@@ -257,7 +262,7 @@ async function busy(button, errorBox, work) {
 // -- signed out
 
 function typed(id) {
-  return $(id).value.trim();
+  return field(id).value.trim();
 }
 
 function wireSignedOut() {
@@ -265,7 +270,7 @@ function wireSignedOut() {
     event.preventDefault();
     const errorBox = $("sign-in-error");
     const username = typed("sign-in-username");
-    const password = $("sign-in-password").value;
+    const password = field("sign-in-password").value;
     if (!username || !password) {
       show(errorBox, t("account.need_both"));
       $(username ? "sign-in-password" : "sign-in-username").focus();
@@ -291,7 +296,7 @@ function wireSignedOut() {
     event.preventDefault();
     const errorBox = $("register-error");
     const username = typed("register-username");
-    const password = $("register-password").value;
+    const password = field("register-password").value;
     if (!username) {
       show(errorBox, t("account.need_username"));
       $("register-username").focus();
@@ -348,9 +353,9 @@ function wireSignedIn() {
   $("password-form").addEventListener("submit", (event) => {
     event.preventDefault();
     show($("password-status"), "");
-    const password = $("password-new").value;
+    const password = field("password-new").value;
     const hasPassword = Boolean(page.account?.has_password);
-    const current = hasPassword ? $("password-current").value : null;
+    const current = hasPassword ? field("password-current").value : null;
     if (!password || (hasPassword && !current)) {
       show($("password-error"), t(hasPassword ? "account.need_both_passwords" : "account.need_new_password"));
       $(hasPassword && !current ? "password-current" : "password-new").focus();
@@ -360,8 +365,8 @@ function wireSignedIn() {
       const data = await api("/api/account/password", { method: "PUT", body: { password, current } });
       const state = setAccount(data);
       page.account = state.account;
-      $("password-new").value = "";
-      $("password-current").value = "";
+      field("password-new").value = "";
+      field("password-current").value = "";
       render();
       show($("password-status"), t("account.password_saved"));
     });
@@ -381,11 +386,11 @@ function wireSignedIn() {
   });
 
   $("delete-confirm").addEventListener("input", () => {
-    byTestId("delete-account").disabled = $("delete-confirm").value !== page.account?.username;
+    byTestId("delete-account").disabled = field("delete-confirm").value !== page.account?.username;
   });
   $("delete-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const username = $("delete-confirm").value;
+    const username = field("delete-confirm").value;
     if (username !== page.account?.username) return;
     busy(byTestId("delete-account"), $("delete-error"), async () => {
       await api("/api/account", { method: "DELETE", body: { username } });

@@ -1,3 +1,4 @@
+// @ts-check
 // The 40 cards of a fishing-game deck, drawn as SVG by our own code, in three deck styles:
 // "french" (♦ ♥ ♠ ♣), "spanish" (baraja española) and "italian" (Piacentine/Napoletane-like).
 //
@@ -447,7 +448,7 @@ function pintas(suit) {
       d += `M${num(x)} ${y} L${num(centre - 6)} ${y} `;
       x = centre + 6;
     }
-    return d + `M${num(x)} ${y} L${right - r} ${y} `;
+    return `${d}M${num(x)} ${y} L${right - r} ${y} `;
   };
   const sides =
     `M${right - r} ${top} A${r} ${r} 0 0 1 ${right} ${top + r} L${right} ${bottom - r} ` +
@@ -495,7 +496,7 @@ function crown(cx, base, width, height, jewel = "#c8102e") {
     [-w, 0], [-w, -height * 0.75], [-w / 2, -height * 0.35], [0, -height], [w / 2, -height * 0.35],
     [w, -height * 0.75], [w, 0],
   ];
-  const d = "M" + points.map(([x, y]) => `${num(cx + x)} ${num(base + y)}`).join(" L") + "Z";
+  const d = `M${points.map(([x, y]) => `${num(cx + x)} ${num(base + y)}`).join(" L")}Z`;
   const tips = [points[1], points[3], points[5]]
     .map(([x, y]) => `<circle cx="${num(cx + x)}" cy="${num(base + y)}" r="2.4"/>`)
     .join("");

@@ -1,3 +1,4 @@
+// @ts-check
 // Seats nobody abandons, on the game screen: when a person's seat is abandoned (away longer
 // than the grace period, or three timeouts in a row), the people still at the table see who
 // left and choose: a computer takes the seat and the match goes on, or, when everybody on the
@@ -12,10 +13,15 @@ import { seatName, sideOf } from "./game-names.js";
 import { LEVELS, levelName } from "./rooms.js";
 
 const byId = (id) => document.getElementById(id);
+/** @type {(message: Protocol.ClientMessage) => void} */
 let send = () => {};
 
 // The state as the page draws it: a match claimed by abandonment is over, won by the side
 // that claimed it (the engine's own view of it does not know).
+/**
+ * @param {TableState} state
+ * @returns {TableState}
+ */
 export function withEnd(state) {
   const ended = state.room.ended;
   if (!ended) return state;
@@ -29,6 +35,7 @@ function othersGone(room, me) {
   return people.length > 0 && people.every((seat) => seat.abandoned);
 }
 
+/** @param {TableState} state */
 export function drawAbandoned({ room, match }) {
   const banner = byId("abandoned-banner");
   const me = match.seat;
@@ -38,7 +45,7 @@ export function drawAbandoned({ room, match }) {
   if (!deciding) return;
   const names = gone.map((seat) => seatName(room, seat.seat, me)).join(", ");
   byId("abandoned-text").textContent = t("game.abandoned", { names });
-  const level = byId("replace-level");
+  const level = /** @type {HTMLSelectElement} */ (byId("replace-level"));
   const chosen = level.value || "medium";
   level.replaceChildren(...LEVELS.map((name) => new Option(levelName(name), name)));
   level.value = chosen;
@@ -48,7 +55,7 @@ export function drawAbandoned({ room, match }) {
     button.dataset.testid = "replace-seat";
     button.dataset.seat = String(seat.seat);
     button.textContent = t("game.replace_seat", { name: seatName(room, seat.seat, me) });
-    button.addEventListener("click", () => send({ type: "replace", seat: seat.seat, level: level.value }));
+    button.addEventListener("click", () => send({ type: "replace", seat: seat.seat, level: /** @type {Protocol.ReplaceMessage["level"]} */ (level.value) }));
     return button;
   }));
   byId("claim-match").hidden = !othersGone(room, me);

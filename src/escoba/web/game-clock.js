@@ -1,3 +1,4 @@
+// @ts-check
 // The table's clocks on the game screen: beside each person seat's name, its time, running
 // down on the seat to move (from the seconds left the server sent with the state, counted on
 // this page's own clock), its reserve on the others. At 5 seconds or less the running one turns

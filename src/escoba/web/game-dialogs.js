@@ -1,3 +1,4 @@
+// @ts-check
 // The dialogs of the game screen: the score pad (one hand's score explained, category by
 // category, with each side's captured cards on demand, and the running totals) and the rules
 // cheat sheet (from the server, in the chosen language).
@@ -74,6 +75,10 @@ function runningTable({ room, match }) {
 // Show the score pad for the hand at `index` of match.results (default the last finished).
 // The winner and the rematch stay on the felt, shown once the last hand's pad is closed:
 // nothing covers the running totals.
+/**
+ * @param {TableState} state
+ * @param {number} [index] the hand's, in the match's results
+ */
 export function showScorepad(state, index = state.match.results.length - 1) {
   const dialog = byId("scorepad-dialog");
   const { match } = state;

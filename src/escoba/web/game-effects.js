@@ -1,3 +1,4 @@
+// @ts-check
 // The game page's effects: a sound for each play, capture, sweep, turn and hand's end (sound.js
 // makes them), the mute switch in the bar, and the sweep's banner at the top of the felt
 // (beside the stock and the turn, never over a card), gone with the next move.
@@ -57,6 +58,11 @@ function showSweep(state, event) {
   }, 1500);
 }
 
+/**
+ * @param {TableState} state
+ * @param {TableState} previous
+ * @param {Protocol.StateMessage} message
+ */
 export function eventEffects(state, previous, message) {
   const { match } = state;
   const event = message.event;

@@ -1,3 +1,4 @@
+// @ts-check
 // The invite on the game screen: when this browser has no seat in the room, show who plays,
 // take a free person's seat (or watch), and keep the new ticket; or say the room is gone.
 
@@ -10,10 +11,15 @@ import { accountState, currentAccount } from "./account-state.js";
 
 const byId = (id) => document.getElementById(id);
 let roomId = "";
+/** @type {(greeting: Protocol.JoinMessage | Protocol.WatchMessage) => void} */
 let seated = () => {};
 
 // Wire the join form once: onSeated(greeting) is called with the WebSocket greeting to send
 // ({type: "join", token} after taking a seat, {type: "watch"} to spectate).
+/**
+ * @param {string} room the room's id
+ * @param {(greeting: Protocol.JoinMessage | Protocol.WatchMessage) => void} onSeated
+ */
 export function setUpJoin(room, onSeated) {
   roomId = room;
   seated = onSeated;
@@ -73,7 +79,7 @@ export async function showJoin() {
   byId("join-seat").replaceChildren(
     ...free.map((seat) => new Option(t("common.seat_n", { n: seat.seat + 1 }), String(seat.seat))),
   );
-  const nickname = byId("join-nickname");
+  const nickname = /** @type {HTMLInputElement} */ (byId("join-nickname"));
   if (!nickname.value) nickname.value = lastNickname();
   if (free.length) nickname.focus();
   accountState().then(showAccount);
@@ -82,7 +88,7 @@ export async function showJoin() {
 // Signed in, a person sits under their username: the field shows it, read-only.
 function showAccount() {
   const account = currentAccount()?.account ?? null;
-  const nickname = byId("join-nickname");
+  const nickname = /** @type {HTMLInputElement} */ (byId("join-nickname"));
   const note = byId("join-account");
   if (account) {
     nickname.value = account.username;
@@ -98,17 +104,19 @@ async function join(event) {
   event.preventDefault();
   const errorBox = byId("join-error");
   errorBox.hidden = true;
-  const nickname = byId("join-nickname").value.trim().slice(0, MAX_NICKNAME);
+  const nickname = /** @type {HTMLInputElement} */ (byId("join-nickname")).value.trim().slice(0, MAX_NICKNAME);
   if (!nickname) {
     errorBox.textContent = t("common.need_nickname");
     errorBox.hidden = false;
     return;
   }
+  /** @type {Protocol.JoinRoom} */
   const body = { nickname };
-  if (!byId("join-seat-field").hidden) body.seat = Number(byId("join-seat").value);
-  const button = byId("join-form").querySelector("[data-testid=join-room]");
+  if (!byId("join-seat-field").hidden) body.seat = Number(/** @type {HTMLSelectElement} */ (byId("join-seat")).value);
+  const button = /** @type {HTMLButtonElement} */ (byId("join-form").querySelector("[data-testid=join-room]"));
   button.disabled = true;
   try {
+    /** @type {Protocol.SeatTicket} */
     const ticket = await api(`/api/rooms/${encodeURIComponent(roomId)}/join`, { method: "POST", body });
     rememberNickname(nickname);
     saveTicket(ticket.room, { seat: ticket.seat, token: ticket.token, nickname });

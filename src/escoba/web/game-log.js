@@ -1,3 +1,4 @@
+// @ts-check
 // The log of the hand and the captured cards, on the game screen (room.html).
 //
 // The log lists the hand's events in words, newest last: deals, the dealer's initial sweep,
@@ -72,8 +73,8 @@ export function noteState(previous, message, state) {
   } else if (previous?.match.over && !match.over) {
     finished = null; // a rematch: a new match begins
   }
-  if (byId("log-dialog").open) drawLog(state);
-  if (byId("piles-dialog").open && piles === null) drawPiles(state);
+  if (/** @type {HTMLDialogElement} */ (byId("log-dialog")).open) drawLog(state);
+  if (/** @type {HTMLDialogElement} */ (byId("piles-dialog")).open && piles === null) drawPiles(state);
 }
 
 function drawLog({ room, match }) {
@@ -95,6 +96,7 @@ function drawLog({ room, match }) {
   body.scrollTop = body.scrollHeight; // newest last, in view
 }
 
+/** @param {TableState} state */
 export function showLog(state) {
   if (!state) return;
   byId("log-title").textContent = t("game.log_title");
@@ -106,7 +108,7 @@ export function showLog(state) {
 
 function drawPiles({ room, match }, side = null) {
   const result = piles === null ? null : match.results[piles.index];
-  const sections = room.sides.map((seats, index) => {
+  const sections = room.sides.map((_seats, index) => {
     const cards = result ? result.tallies?.[index]?.pile ?? [] : match.captured[index] ?? [];
     return pileView(cards, index, sideName(room, index, match.seat));
   });
@@ -132,17 +134,18 @@ export function showPiles(state, { index = null, side = null } = {}) {
   drawPiles(state, side)?.focus({ preventScroll: true });
 }
 
+/** @param {TableState} state */
 export function redraw(state) {
   if (!state) return;
-  if (byId("log-dialog").open) drawLog(state);
-  if (byId("piles-dialog").open) drawPiles(state);
+  if (/** @type {HTMLDialogElement} */ (byId("log-dialog")).open) drawLog(state);
+  if (/** @type {HTMLDialogElement} */ (byId("piles-dialog")).open) drawPiles(state);
 }
 
 // Who took the cards left on the table at the end of the hand that just ended, in words, with
 // the cards' spoken names: for the announcement of its end ("" when none were left).
 export function leftoversNote({ room, match }) {
   const result = match.results[match.results.length - 1];
-  if (!result || !result.leftovers?.length) return "";
+  if (!result?.leftovers?.length) return "";
   const who = (seat) => seatName(room, seat, match.seat);
   return `${t("common.leftovers")}: ${leftoversText(result, who, spokenCard)}`;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Words for the game screen: names of seats and sides, cards, moves and table events, in the
 // chosen language and deck style. Everything returned here is plain text (for textContent),
 // except cardFace/cardBack, which return the SVG markup drawn by cards.js.
@@ -39,6 +40,10 @@ export function spokenCard(card) {
   return t("game.card_spoken", { rank, suit: t(FRENCH_SUITS[card[1]]) });
 }
 
+/**
+ * @param {Protocol.RoomInfo} room
+ * @param {number | null} seat
+ */
 export function sideOf(room, seat) {
   return room.sides.findIndex((seats) => seats.includes(seat));
 }
@@ -57,6 +62,11 @@ export function computerName(seats, seat, level) {
 }
 
 // A seat as the viewer sees it: "you", the nickname, "Computer 2 (medium)" or "free seat".
+/**
+ * @param {Protocol.RoomInfo} room
+ * @param {number} seat
+ * @param {number | null} mySeat
+ */
 export function seatName(room, seat, mySeat) {
   if (seat === mySeat) return t("common.you");
   const info = room.seats.find((entry) => entry.seat === seat);
@@ -87,6 +97,11 @@ export function shortSeatName(room, seat, mySeat) {
 }
 
 // A side: its seats' names joined, "you & Ana" in partnerships.
+/**
+ * @param {Protocol.RoomInfo} room
+ * @param {number} side
+ * @param {number | null} mySeat
+ */
 export function sideName(room, side, mySeat) {
   const seats = room.sides[side] ?? [];
   const mine = seats.includes(mySeat);

@@ -1,3 +1,4 @@
+// @ts-check
 // The room's WebSocket for the game screen. It sends the greeting (join with the seat token,
 // or watch) on every (re)connection, reconnects with a growing pause when the connection drops
 // (the server may restart; the match goes on), and pings to keep idle connections alive.
@@ -8,6 +9,11 @@ const SILENCE_LIMIT = 50000; // no message for this long although we ping: the l
 
 export class RoomSocket {
   // onMessage(message) for every server message; onDrop() each time the connection is lost.
+  /**
+   * @param {string} room
+   * @param {Protocol.JoinMessage | Protocol.WatchMessage} greeting
+   * @param {{ onMessage: (message: Protocol.ServerMessage) => void, onDrop: (event?: CloseEvent) => void }} handlers
+   */
   constructor(room, greeting, { onMessage, onDrop }) {
     this.room = room;
     this.greeting = greeting;
@@ -47,6 +53,7 @@ export class RoomSocket {
   }
 
   // Send one message; false when the connection is down (the caller tells the user).
+  /** @param {Protocol.ClientMessage} message */
   send(message) {
     if (!this.open) return false;
     this.socket.send(JSON.stringify(message));
@@ -67,6 +74,7 @@ export class RoomSocket {
     });
     socket.addEventListener("message", (event) => {
       this.lastHeard = Date.now();
+      /** @type {Protocol.ServerMessage} */
       let message;
       try {
         message = JSON.parse(event.data);

@@ -1,3 +1,4 @@
+// @ts-check
 // Rated matches on the game screen: "Rated" in the room's bar while its matches count for the
 // players' ratings (RoomInfo.rated), and once a rated match has ended, each player's change
 // (GET /api/rooms/<room>/ratings: "Ana 1500 → 1532 (+32)"), shown with the winner on the felt
@@ -23,6 +24,7 @@ const WAIT = 700; // ms between two asks
 let roomId = "";
 let redraw = () => {};
 let asked = null; // the match (its number in the room) whose ratings were asked for
+/** @type {{ number: number, ratings: Protocol.RoomRatings } | null} */
 let answer = null; // {number, ratings}: the server's answer for that match
 let timer = null;
 
@@ -32,6 +34,7 @@ export function setUpRatings(room, onAnswer) {
 }
 
 async function ask(number, tries) {
+  /** @type {Protocol.RoomRatings | null} */
   let ratings = null;
   try {
     ratings = await api(`/api/rooms/${encodeURIComponent(roomId)}/ratings`);
@@ -50,6 +53,7 @@ async function ask(number, tries) {
 }
 
 // Follow the state: a rated match over is asked for its ratings once; a new match forgets them.
+/** @param {TableState} state */
 export function followRatings({ room, match }) {
   byId("rated-tag").hidden = !room.rated;
   const number = room.match_number;
@@ -68,6 +72,11 @@ export function followRatings({ room, match }) {
   ask(number, TRIES);
 }
 
+/**
+ * @param {Protocol.RatingChangeView} change
+ * @param {Protocol.RoomInfo} room
+ * @param {number | null} mySeat
+ */
 function changeLine(change, room, mySeat) {
   const line = document.createElement("li");
   line.dataset.testid = "rating-change";
@@ -78,8 +87,8 @@ function changeLine(change, room, mySeat) {
   const delta = change.after - change.before;
   line.className = delta > 0 ? "up" : delta < 0 ? "down" : "even";
   // an account deleted since is named so, with no page to link to
-  const name = document.createElement(change.username ? "a" : "span");
-  if (change.username) name.href = playerHref(change.username);
+  const name = change.username ? document.createElement("a") : document.createElement("span");
+  if (name instanceof HTMLAnchorElement) name.href = playerHref(change.username);
   name.textContent = change.username || t("profile.deleted_name");
   const value = document.createElement("span");
   value.className = "change";
@@ -92,6 +101,7 @@ function changeLine(change, room, mySeat) {
 
 // The ratings of the match just ended, as a new element (one for the felt, one for the score
 // pad), or null while there is nothing to show.
+/** @param {TableState} state */
 export function ratingsBlock({ room, match }) {
   if (!room.rated || !match.over || !answer || answer.number !== room.match_number) return null;
   const { ratings } = answer;
@@ -120,6 +130,7 @@ export function ratingsBlock({ room, match }) {
 }
 
 // What a screen reader is told once the ratings are known: "Your rating: 1500 → 1532 (+32)."
+/** @param {TableState} state */
 export function ratingsAnnouncement({ room, match }) {
   if (!answer || answer.number !== room.match_number) return "";
   const { ratings } = answer;

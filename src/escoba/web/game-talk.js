@@ -1,3 +1,4 @@
+// @ts-check
 // Table talk on the game screen (room.html): the Talk panel with the quick phrases (each shown
 // in the reader's own language), free text at a private table, a mute switch for each other
 // person, and the last things said; it closes once something is said, so that the table is
@@ -17,11 +18,16 @@
 import { t } from "./i18n.js";
 import { seatName } from "./game-names.js";
 
+/** @type {Protocol.SayMessage["phrase"][]} */
 export const PHRASES = ["hello", "good_luck", "nice_sweep", "well_played", "oops", "thanks", "good_game", "one_moment"];
 const KEPT = 20;
 const BUBBLE_MS = 4000;
 
 const lines = []; // {seat, nickname, phrase, text}, oldest first
+/**
+ * @type {{ room: Protocol.RoomInfo | null, seat: number | null, roomId: string,
+ *   send: (message: Protocol.ClientMessage) => boolean, say: (message: Protocol.SayMessage) => void }}
+ */
 let context = { room: null, seat: null, roomId: "", send: () => false, say: () => {} };
 let bubbleTimer = null;
 
@@ -105,6 +111,7 @@ function showBubble(line) {
 }
 
 // A "said" message from the server.
+/** @param {Protocol.SaidMessage} message */
 export function heardTalk(message) {
   const line = { seat: message.seat, nickname: message.nickname, phrase: message.phrase ?? null, text: message.text ?? null };
   lines.push(line);
@@ -114,6 +121,10 @@ export function heardTalk(message) {
 }
 
 // The room and this page's seat changed (a state came), or the language did.
+/**
+ * @param {Protocol.RoomInfo} room
+ * @param {number | null} seat
+ */
 export function drawTalk(room, seat) {
   context = { ...context, room, seat };
   // Against computers alone there is nobody to talk with: no Talk button takes room
@@ -158,7 +169,7 @@ export function setUpTalk(roomId, say) {
   byId("talk-close").addEventListener("click", () => togglePanel(false));
   byId("talk-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const input = byId("talk-text");
+    const input = /** @type {HTMLInputElement} */ (byId("talk-text"));
     const text = input.value.trim();
     if (!text) return;
     context.say({ type: "say", text });

@@ -1,3 +1,4 @@
+// @ts-check
 // The board of the game screen: the seats around the felt, the table cards, the stock, your
 // hand, the capture choice, the hint, the totals; and the short animation of each play.
 // It only draws: clicks go back to game.js through the handlers given to the constructor.
@@ -90,11 +91,11 @@ export class Board {
     this.lastHand = new Set();
     this.lastTable = new Set();
     this.hand.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-testid=hand-card]");
+      const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-testid=hand-card]"));
       if (button) onHandCard(button.dataset.card);
     });
     this.table.addEventListener("click", (event) => {
-      const button = event.target.closest("[data-testid=table-card]");
+      const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-testid=table-card]"));
       if (button) onTableCard(button.dataset.card);
     });
     this.onChoose = onChoose;
@@ -108,6 +109,7 @@ export class Board {
     byId("choice-cancel").addEventListener("click", onCancel);
   }
 
+  /** @param {TableState} state */
   render(state, ui) {
     const focused = this.focusedPart();
     const { room, match } = state;
@@ -135,7 +137,7 @@ export class Board {
   // The hand, the table and the capture choice are drawn anew each time: where the keyboard
   // was in them, so that it stays there (or moves on sensibly) after drawing.
   focusedPart() {
-    const active = document.activeElement;
+    const active = /** @type {HTMLButtonElement | null} */ (document.activeElement);
     if (!active || active === document.body) return null;
     const choice = byId("choice");
     if (choice.contains(active)) return { part: "choice", index: [...choice.querySelectorAll("button")].indexOf(active) };
@@ -158,6 +160,12 @@ export class Board {
     if (target !== document.activeElement) target.focus({ preventScroll: true });
   }
 
+  /**
+   * @param {HTMLElement} node
+   * @param {number} seat
+   * @param {TableState} state
+   * @param {number} sweeps
+   */
   renderSeat(node, seat, { room, match }, sweeps) {
     const me = match.seat;
     const info = room.seats.find((entry) => entry.seat === seat);
@@ -230,6 +238,7 @@ export class Board {
     node.replaceChildren(head, body);
   }
 
+  /** @param {TableState} state */
   renderFelt({ room, match }, ui) {
     const me = match.seat;
     // Dealt all at once (Scopone): there is never a stock to show.
@@ -275,6 +284,7 @@ export class Board {
     byId("last-play").textContent = eventText(shown, room, me);
   }
 
+  /** @param {TableState} state */
   renderHand({ match }, ui) {
     const myTurn = match.seat !== null && match.to_move === match.seat && !match.over && !ui.paused;
     const playable = new Set(match.legal.map((move) => move.card));
@@ -341,14 +351,16 @@ export class Board {
     this.preview(moves[this.pointed] ?? this.focusedChoice(moves));
   }
 
+  /** @param {Protocol.MoveView[]} moves */
   focusedChoice(moves) {
-    const index = [...byId("choice-buttons").querySelectorAll("button")].indexOf(document.activeElement);
+    const index = [...byId("choice-buttons").querySelectorAll("button")].indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     return index >= 0 ? moves[index] : null;
   }
 
+  /** @param {Protocol.MoveView | null} move */
   preview(move) {
     const lit = new Set(move?.captures ?? []);
-    for (const node of this.table.querySelectorAll("[data-testid=table-card]")) {
+    for (const node of /** @type {NodeListOf<HTMLElement>} */ (this.table.querySelectorAll("[data-testid=table-card]"))) {
       node.classList.toggle("preview", lit.has(node.dataset.card));
     }
   }
@@ -370,6 +382,7 @@ export class Board {
     box.replaceChildren(element("span", "hint-title", t("game.hint_title")), ...lines);
   }
 
+  /** @param {TableState} state */
   renderTotals({ room, match }) {
     const me = match.seat;
     const best = Math.max(...match.totals);
@@ -400,7 +413,12 @@ export class Board {
 
   // The play of `event`, drawn over the new state: the card slides from the player to the table;
   // what it takes slides with it to the player's pile.
-  animate(event, before, room) {
+  /**
+   * @param {Protocol.EventView | null} event
+   * @param {ReturnType<Board["snapshot"]>} before
+   * @param {Protocol.RoomInfo} _room
+   */
+  animate(event, before, _room) {
     for (const flyer of this.flyers.splice(0)) flyer.remove();
     if (event?.kind !== "play" || reducedMotion()) return;
     const sample = this.table.querySelector(".card-slot")?.getBoundingClientRect() ?? before.table.values().next().value;

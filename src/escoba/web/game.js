@@ -1,3 +1,4 @@
+// @ts-check
 // The game screen, /room/<id> (room.html): take a seat (or watch), connect to the room's
 // WebSocket, draw each state the server sends and send your plays, hints and rematches.
 // Modules: game-net.js (socket), game-view.js (board and animation), game-dialogs.js (score
@@ -64,10 +65,11 @@ const byId = (id) => document.getElementById(id);
 const roomId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] ?? "");
 const inviteUrl = `${window.location.origin}/room/${encodeURIComponent(roomId)}`;
 
+/** @type {TableState | null} */
 let state = null; // the last {room, match} from the server
 // choice: the card being played and its capture sets; hint: the coach's answer; lastEvent: the
 // play to describe; sent: a play is on its way; paused: a hand just ended, its score pad is due.
-let ui = { choice: null, hint: null, lastEvent: null, sent: false, hintAsked: false, paused: false };
+const ui = { choice: null, hint: null, lastEvent: null, sent: false, hintAsked: false, paused: false };
 let socket = null;
 let scorepadTimer = null;
 // States held back while a dialog is open or a finished hand's score pad is due: the moves
@@ -78,6 +80,7 @@ let releaseTimer = null;
 let takingBack = false; // a take back is on its way: the moves held back are about to go
 const RELEASE_GAP = 600; // ms between two held moves, time for each to be seen
 let connection = "connecting";
+/** @type {boolean | "done"} */
 let inviteShown = false; // false, true while opened for a free seat, "done" after
 const overBox = byId("over-box");
 
@@ -139,7 +142,7 @@ function announceState(previous, message) {
 
 let noteTimer = null;
 function note(text) {
-  let box = document.querySelector(".toast.info");
+  let box = /** @type {HTMLElement | null} */ (document.querySelector(".toast.info"));
   if (!box) {
     box = document.createElement("div");
     box.className = "toast info";
@@ -171,7 +174,7 @@ function draw() {
   drawTalk(room, match.seat);
   drawAbandoned(state);
   const mine = myTurn();
-  byId("hint-button").disabled = !mine || ui.paused;
+  /** @type {HTMLButtonElement} */ (byId("hint-button")).disabled = !mine || ui.paused;
   byId("hand").classList.toggle("waiting", ui.sent || ui.paused);
   document.title = `${mine ? "● " : ""}${rulesName(room.preset, room.rules)}`;
   byId("winner").textContent = winnerText(state);
@@ -180,7 +183,7 @@ function draw() {
   // the end of a match: the last hand's score pad first, then the winner
   overBox.hidden = !match.over || ui.paused;
   byId("hint-button").hidden = match.seat === null;
-  const takeBack = byId("take-back");
+  const takeBack = /** @type {HTMLButtonElement} */ (byId("take-back"));
   takeBack.hidden = !againstComputers(room, match);
   takeBack.disabled = !myMoveThisHand(match) || ui.sent || ui.paused;
   // The invite opens by itself while a friend's seat is free, and closes once it is taken.
@@ -231,6 +234,7 @@ function releaseHeld() {
   if (held.length) releaseTimer = setTimeout(releaseHeld, reducedMotion() ? 0 : RELEASE_GAP);
 }
 
+/** @param {Protocol.StateMessage} message */
 function arrived(message) {
   if (message.event?.kind === "take_back") {
     // the moves held back are taken back too: straight to the position of the person's turn
@@ -294,6 +298,7 @@ function receiveState(message) {
   }
 }
 
+/** @param {Protocol.ServerMessage} message */
 function receive(message) {
   switch (message.type) {
     case "welcome":
@@ -334,6 +339,7 @@ const RESEND_DELAY = 1500;
 const RESENDS = 5;
 let unanswered = null; // { message, resends } of the last play, until a state answers it
 
+/** @param {Protocol.ErrorMessage} error */
 function refused({ code, message }) {
   ui.sent = false;
   if (takingBack) {
@@ -514,7 +520,7 @@ function onKey(event) {
   const action = {
     h: askHint, r: () => showRules(roomId, state?.room.preset), s: () => showScorepad(state), l: () => showLog(state), p: () => showPiles(state),
     u: () => {
-      const button = byId("take-back");
+      const button = /** @type {HTMLButtonElement} */ (byId("take-back"));
       if (!button.hidden && !button.disabled) takeBack();
     },
   }[key.toLowerCase()];
@@ -536,7 +542,7 @@ function focusHand(event) {
   event.preventDefault();
   const hand = byId("hand");
   const card = hand.querySelector("[data-testid=hand-card].playable") ?? hand.querySelector("[data-testid=hand-card]");
-  (card ?? hand).focus();
+  /** @type {HTMLElement} */ (card ?? hand).focus();
 }
 
 function askHint() {
@@ -598,8 +604,8 @@ function retranslate() {
   applyTexts(document);
   setStatus(connection);
   draw();
-  if (byId("scorepad-dialog").open && state) showScorepad(state);
-  if (byId("rules-dialog").open) showRules(roomId, state?.room.preset);
+  if (/** @type {HTMLDialogElement} */ (byId("scorepad-dialog")).open && state) showScorepad(state);
+  if (/** @type {HTMLDialogElement} */ (byId("rules-dialog")).open) showRules(roomId, state?.room.preset);
   redrawLog(state);
   retranslateTalk();
   if (ui.hint && myTurn()) askHint(); // the coach's words again, in the new language
@@ -609,7 +615,7 @@ function retranslate() {
 function start() {
   mountHeader(byId("site-header"));
   applyTexts(document);
-  const link = byId("invite-link");
+  const link = /** @type {HTMLAnchorElement} */ (byId("invite-link"));
   link.href = inviteUrl;
   link.textContent = inviteUrl;
   setUpJoin(roomId, connect);
@@ -642,7 +648,7 @@ function start() {
   // Browsers start audio only after the page had a click or a key.
   for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wakeSound, { once: true, capture: true });
   byId("error-toast").addEventListener("click", (event) => {
-    event.currentTarget.hidden = true;
+    /** @type {HTMLElement} */ (event.currentTarget).hidden = true;
   });
   document.addEventListener("keydown", onKey);
   window.addEventListener("escoba:prefs", retranslate);

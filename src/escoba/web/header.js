@@ -1,3 +1,4 @@
+// @ts-check
 // The bar at the top of every page: links, the account's (Sign in, or the signed-in person's
 // name, to their profile, and their account's page), and the language and deck-style pickers;
 // below it, the notice shown while the server cannot be reached (offline.js, which also

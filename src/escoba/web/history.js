@@ -1,3 +1,4 @@
+// @ts-check
 // The history page (/history): "Your matches", the finished matches in which this browser held
 // a seat, found by the seat tokens it keeps (rooms.js allTickets), with the statistics of the
 // held seats' sides (matches, wins by the opponents met, points, sweeps) and, on each, a switch
@@ -172,6 +173,10 @@ function savedCopy() {
   }
 }
 
+/**
+ * @param {Protocol.MatchSummary} match
+ * @param {number | null} [yourSide]
+ */
 function sidesCell(match, yourSide = null) {
   const sides = sidesOf(match.players, match.partnerships);
   const winner = Number.isInteger(match.winner) ? match.winner : null;
@@ -184,6 +189,11 @@ function sidesCell(match, yourSide = null) {
   return players;
 }
 
+/**
+ * A finished match's row: one of yours (a YourMatch) or a public one (a MatchSummary).
+ * @param {Protocol.MatchSummary & Partial<Protocol.YourMatch>} match
+ * @param {{ yours?: boolean }} [how]
+ */
 function row(match, { yours = false } = {}) {
   const sides = sidesOf(match.players, match.partnerships);
   const totals = Array.isArray(match.totals) ? match.totals : [];
@@ -224,7 +234,7 @@ function row(match, { yours = false } = {}) {
     el("td", { class: "score", "data-label": t("history.col.score") }, score),
     winnerCell,
   ];
-  if (yours) cells.push(el("td", { class: "public", "data-label": t("history.col.public") }, publicSwitch(match)));
+  if (yours) cells.push(el("td", { class: "public", "data-label": t("history.col.public") }, publicSwitch(/** @type {Protocol.YourMatch} */ (match))));
   cells.push(el("td", { class: "action" },
     el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` })));
   const tr = el("tr", { "data-testid": yours ? "history-row" : "public-row", "data-match": match.id }, ...cells);
@@ -236,6 +246,7 @@ function row(match, { yours = false } = {}) {
   return tr;
 }
 
+/** @param {Protocol.YourMatch} match */
 function publicSwitch(match) {
   const box = el("input", {
     type: "checkbox",
@@ -250,10 +261,15 @@ function publicSwitch(match) {
     el("span", { text: t("history.col.public") }));
 }
 
+/**
+ * @param {Protocol.YourMatch} match
+ * @param {HTMLInputElement} box
+ */
 async function turn(match, box) {
   const wanted = box.checked;
   box.disabled = true;
   try {
+    /** @type {Protocol.PublicSwitch} */
     const answer = await api(`/api/matches/${encodeURIComponent(match.id)}/public`, {
       method: "PUT",
       body: { tokens: heldTokens(), public: wanted },
@@ -268,7 +284,7 @@ async function turn(match, box) {
   box.disabled = false;
   render();
   // The switch lost the focus while it waited (disabled) and was drawn anew: give it back.
-  document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(String(match.id))}"] [data-testid=history-public]`)?.focus();
+  /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(String(match.id))}"] [data-testid=history-public]`))?.focus();
 }
 
 function opponentsName(kind) {
@@ -278,6 +294,7 @@ function opponentsName(kind) {
   return t("common.computer", { level: levelName(kind) });
 }
 
+/** @param {Protocol.MatchTally} line */
 function statsRow(line) {
   const kind = line.opponents ?? "all";
   return el("tr", { "data-testid": "stats-row", "data-opponents": kind, class: kind === "all" ? "total" : null },
@@ -290,7 +307,7 @@ function statsRow(line) {
 function focusedSwitch() {
   const focused = document.activeElement;
   if (!focused?.matches?.("[data-testid=history-public]")) return null;
-  return focused.closest("[data-match]")?.dataset.match ?? null;
+  return /** @type {HTMLElement | null} */ (focused.closest("[data-match]"))?.dataset.match ?? null;
 }
 
 function render() {
@@ -329,12 +346,13 @@ function render() {
   $("public-list").replaceChildren(...shown.map((match) => row(match)));
   markOffline();
   if (refocus !== null) {
-    document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(refocus)}"] [data-testid=history-public]`)?.focus();
+    /** @type {HTMLElement | null} */ (document.querySelector(`[data-testid=history-row][data-match="${CSS.escape(refocus)}"] [data-testid=history-public]`))?.focus();
   }
 }
 
 async function loadYours() {
   try {
+    /** @type {Protocol.YourMatches} */
     const data = await api("/api/matches/mine", { method: "POST", body: { tokens: heldTokens() } });
     page.yours = { ...data, matches: Array.isArray(data?.matches) ? data.matches : [] };
     page.saved = false;

@@ -1,3 +1,4 @@
+// @ts-check
 // Page texts from the server's gettext catalogues (GET /api/texts?language=fr: the "web" domain
 // and the game words it shares with the Python side). The chosen language's texts are fetched
 // once per page load, before any page module runs (this module awaits them at the top level),
@@ -86,13 +87,16 @@ export function capitalised(text) {
 }
 
 // Fill every element marked data-i18n="key" (text) or data-i18n-title / -placeholder / -aria.
+/** @param {ParentNode} [root] */
 export function applyTexts(root = document) {
-  for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
-  for (const element of root.querySelectorAll("[data-i18n-title]")) element.title = t(element.dataset.i18nTitle);
-  for (const element of root.querySelectorAll("[data-i18n-placeholder]")) {
+  /** @param {string} selector */
+  const all = (selector) => /** @type {NodeListOf<HTMLInputElement>} */ (root.querySelectorAll(selector));
+  for (const element of all("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+  for (const element of all("[data-i18n-title]")) element.title = t(element.dataset.i18nTitle);
+  for (const element of all("[data-i18n-placeholder]")) {
     element.placeholder = t(element.dataset.i18nPlaceholder);
   }
-  for (const element of root.querySelectorAll("[data-i18n-aria]")) {
+  for (const element of all("[data-i18n-aria]")) {
     element.setAttribute("aria-label", t(element.dataset.i18nAria));
   }
 }

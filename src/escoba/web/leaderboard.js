@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboard, /leaderboard?game=escoba (leaderboard.html), from GET /api/leaderboard/<game>:
 // one tab for each rated game; the top players (rank, name linking to their page, rating ±
 // deviation, rated matches), the reader's own standing when signed in ("You: rank 12"), and
@@ -26,6 +27,7 @@ const $ = (id) => document.getElementById(id);
 
 const page = {
   game: chosenGame(),
+  /** @type {Map<string, Protocol.Leaderboard>} */
   boards: new Map(), // game -> the server's answer
   failure: null, // {code, message}
   asked: 0, // loads are numbered: a slow answer for another game is not shown
@@ -75,6 +77,10 @@ function choose(game) {
 
 // -- the board
 
+/**
+ * @param {Protocol.BoardEntry} player
+ * @param {Protocol.YourRank | null} you
+ */
 function playerRow(player, you) {
   const mine = Boolean(you && Number.isInteger(you.rank) && you.rank === player.rank);
   const name = el("a", { href: playerHref(player.username), text: player.username });
@@ -88,12 +94,14 @@ function playerRow(player, you) {
   el("td", { class: "matches", "data-label": t("profile.col.matches"), text: number(player.matches) }));
 }
 
+/** @param {Protocol.BoardComputer} computer */
 function computerMark(computer) {
   return el("tr", { class: "computer-mark", "data-testid": "computer-mark", "data-level": computer.level },
     el("td", { colspan: 4 }, el("span", { text: t("leaderboard.computer_mark", { level: levelName(computer.level), rating: number(computer.rating) }) })));
 }
 
 // The players' rows, each computer level's mark before the first player it rates above.
+/** @param {Protocol.Leaderboard} board */
 function boardRows(board) {
   const players = Array.isArray(board.players) ? board.players : [];
   const computers = (Array.isArray(board.computers) ? board.computers : []).slice().sort((a, b) => b.rating - a.rating);
@@ -107,6 +115,7 @@ function boardRows(board) {
   return rows;
 }
 
+/** @param {Protocol.YourRank | null} you */
 function youText(you) {
   const parts = [ratingText(you.rating, you.deviation)];
   if (you.provisional) parts.push(t("ratings.provisional"));

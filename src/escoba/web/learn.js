@@ -1,3 +1,4 @@
+// @ts-check
 // The tutorial (learn.html): six short lessons, one step at a time. The lessons come from the
 // server (GET /api/tutorial, escoba.tutorial) with their texts in the page's language and their
 // cards named in the chosen deck style; a step to play lists every try the player can make and
@@ -209,7 +210,7 @@ function render() {
   if (step.kind === "play") renderBoard(step);
   document.getElementById("score").hidden = step.kind !== "score";
   if (step.kind === "score") renderScore(step);
-  document.getElementById("back").disabled = state.index === 0;
+  /** @type {HTMLButtonElement} */ (document.getElementById("back")).disabled = state.index === 0;
   document.getElementById("next").hidden = last;
   document.getElementById("play-match").hidden = !last;
   if (step.kind !== "play") markDone(state.index); // read: nothing more to do there

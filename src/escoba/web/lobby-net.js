@@ -1,14 +1,17 @@
+// @ts-check
 // The lobby's WebSocket (/ws/lobby), shared by the open tables (lobby-tables.js) and the
 // quick match (lobby-quick.js): connected once, again after a loss (waiting longer each time),
 // each message handed to every listener; `onLobbyOpen` listeners run on every (re)connection.
 
 const RETRY_MS = [1000, 2000, 5000, 10000]; // waits before connecting again, the last repeated
 
+/** @type {Set<(message: Protocol.LobbyMessage) => void>} */
 const listeners = new Set();
 const openers = new Set();
 let socket = null;
 let failures = 0;
 
+/** @param {(message: Protocol.LobbyMessage) => void} listener */
 export function onLobbyMessage(listener) {
   listeners.add(listener);
 }
@@ -18,6 +21,7 @@ export function onLobbyOpen(listener) {
 }
 
 // Send a message now; false when the socket is not open (it is sent by nobody).
+/** @param {Protocol.LobbyRequest} message */
 export function sendLobby(message) {
   if (socket?.readyState !== WebSocket.OPEN) return false;
   socket.send(JSON.stringify(message));
@@ -33,6 +37,7 @@ export function connectLobby() {
     for (const listener of openers) listener();
   });
   socket.addEventListener("message", (event) => {
+    /** @type {Protocol.LobbyMessage} */
     let message;
     try {
       message = JSON.parse(event.data);

@@ -1,3 +1,4 @@
+// @ts-check
 // "Play now" in the lobby (index.html): a quick match with whoever else wants the same game
 // and number of players, over the lobby's WebSocket (lobby-net.js). While waiting the panel
 // shows for how long, and a way to stop; after the server's wait it offers to fill the free
@@ -74,6 +75,7 @@ function gameChosen() {
 
 function seek() {
   if (!seeking) return;
+  /** @type {Protocol.SeekMessage} */
   const message = { type: "seek", rules: seeking.rules, players: seeking.players, nickname: seeking.nickname, language: language() };
   if (seeking.rated) message.rated = true;
   sendLobby(message);

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby's open tables (index.html, "Open tables"): the list the server pushes over
 // /ws/lobby (a "tables" message when connected, then "table" and "table_gone" as tables open,
 // fill, finish or empty), drawn as it changes. A table with a free seat has a "Sit down"
@@ -18,6 +19,7 @@ import {
   api, changeName, clockName, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
 } from "./rooms.js";
 
+/** @type {Map<string, Protocol.TableListing>} */
 const tables = new Map(); // room id -> its entry, as the server last said it
 let list = null;
 let none = null;
@@ -26,11 +28,13 @@ let nickname = () => "";
 let askNickname = () => {};
 
 // "Scopa · to 6": the preset's name and the options changed from it.
+/** @param {Protocol.TableListing} table */
 function gameName(table) {
   const changes = Object.entries(table.changes ?? {}).map(([option, value]) => changeName(option, value));
   return [presetName(table.preset), ...changes].join(" · ");
 }
 
+/** @param {Protocol.TableSeat} seat */
 function seatName(seat) {
   if (seat.kind === "computer") return t("common.computer", { level: levelName(seat.level) });
   // A signed-in person sits under their username.
@@ -42,6 +46,11 @@ function showError(message) {
   errorBox.hidden = !message;
 }
 
+/**
+ * @param {Protocol.TableListing} table
+ * @param {number} seat
+ * @param {HTMLButtonElement} button
+ */
 async function takeSeat(table, seat, button) {
   showError("");
   const name = nickname();
@@ -52,6 +61,7 @@ async function takeSeat(table, seat, button) {
   }
   button.disabled = true;
   try {
+    /** @type {Protocol.SeatTicket} */
     const ticket = await api(`/api/rooms/${encodeURIComponent(table.id)}/join`, {
       method: "POST", body: { nickname: name, seat },
     });
@@ -69,6 +79,7 @@ async function takeSeat(table, seat, button) {
   }
 }
 
+/** @param {Protocol.TableListing} table */
 function tableItem(table) {
   const item = document.createElement("li");
   item.dataset.testid = "open-table";
@@ -120,6 +131,7 @@ export function drawTables() {
   none.hidden = ordered.length > 0;
 }
 
+/** @param {Protocol.LobbyMessage} message */
 function heard(message) {
   if (message.type === "tables") {
     tables.clear();

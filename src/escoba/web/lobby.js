@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby (index.html): play now (lobby-quick.js), the open tables (lobby-tables.js); create
 // a room and go to it; list the rooms this browser has a seat in (from the tickets in
 // localStorage, see rooms.js).
@@ -36,17 +37,24 @@ import {
   lastNickname, levelName, optionName, presetName, rememberNickname, rememberRoom, rulesName, saveTicket,
 } from "./rooms.js";
 
+/** @param {string} id a field's */
+const inputById = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @param {string} id a list's */
+const selectById = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+
 const form = document.getElementById("create-form");
-const nicknameInput = document.getElementById("nickname");
-const presetSelect = document.getElementById("preset");
-const playersSelect = document.getElementById("players");
-const partnerships = document.getElementById("partnerships");
+const nicknameInput = inputById("nickname");
+const presetSelect = selectById("preset");
+const playersSelect = selectById("players");
+const partnerships = inputById("partnerships");
 const seatRows = document.getElementById("seat-rows");
 const optionFields = document.getElementById("option-fields");
 const errorBox = document.getElementById("create-error");
-const listed = document.getElementById("listed");
-const watchable = document.getElementById("watchable");
-const rated = document.getElementById("rated");
+const listed = inputById("listed");
+const watchable = inputById("watchable");
+const rated = inputById("rated");
+// The rule options' fields (their inputs and lists, used alike), each named by its option.
+const optionInputs = () => /** @type {NodeListOf<HTMLInputElement>} */ (optionFields.querySelectorAll("[data-kind]"));
 
 let catalogue = { presets: {}, seating: {}, options: {}, levels: LEVELS, ratings: {} };
 // Options that only make sense with another's value: what escoba.rules refuses otherwise.
@@ -176,7 +184,7 @@ function presetValues() {
 
 function resetOptions() {
   const values = presetValues();
-  for (const input of optionFields.querySelectorAll("[data-kind]")) {
+  for (const input of optionInputs()) {
     const value = values[input.name] ?? catalogue.options[input.name]?.default;
     if (input.dataset.kind === "bool") input.checked = Boolean(value);
     else if (value !== undefined && value !== null) input.value = String(value);
@@ -187,9 +195,9 @@ function resetOptions() {
 // Disable (and clear) the options the other options' values make meaningless.
 function checkNeeds() {
   const values = {};
-  for (const input of optionFields.querySelectorAll("[data-kind]")) values[input.name] = inputValue(input);
+  for (const input of optionInputs()) values[input.name] = inputValue(input);
   for (const [name, needs] of Object.entries(OPTION_NEEDS)) {
-    const input = optionFields.querySelector(`[data-kind][name="${name}"]`);
+    const input = /** @type {HTMLInputElement | null} */ (optionFields.querySelector(`[data-kind][name="${name}"]`));
     if (!input) continue;
     const allowed = needs(values);
     if (!allowed) input.checked = false;
@@ -208,7 +216,7 @@ function inputValue(input) {
 function overrides() {
   const values = presetValues();
   const changed = {};
-  for (const input of optionFields.querySelectorAll("[data-kind]")) {
+  for (const input of optionInputs()) {
     const value = inputValue(input);
     if (input.dataset.kind === "int" && !Number.isFinite(value)) continue;
     if (value !== values[input.name]) changed[input.name] = value;
@@ -219,7 +227,7 @@ function overrides() {
 function markChanged() {
   checkNeeds();
   const changed = overrides();
-  for (const input of optionFields.querySelectorAll("[data-kind]")) {
+  for (const input of optionInputs()) {
     input.closest(".option").classList.toggle("changed", input.name in changed);
   }
   const count = Object.keys(changed).length;
@@ -242,8 +250,12 @@ async function createRoom(event) {
     return;
   }
   const players = Number(playersSelect.value);
+  /** @type {Protocol.CreateRoom["seats"]} */
   const seats = ["person"];
-  for (let seat = 1; seat < players; seat += 1) seats.push(document.getElementById(`seat-kind-${seat}`).value);
+  for (let seat = 1; seat < players; seat += 1) {
+    seats.push(/** @type {Protocol.CreateRoom["seats"][number]} */ (selectById(`seat-kind-${seat}`).value));
+  }
+  /** @type {Protocol.CreateRoom} */
   const body = {
     rules: presetSelect.value,
     options: overrides(),
@@ -258,9 +270,10 @@ async function createRoom(event) {
     language: language(),
   };
   if (rated.checked) body.rated = true;
-  const button = form.querySelector("[data-testid=create-room]");
+  const button = /** @type {HTMLButtonElement} */ (form.querySelector("[data-testid=create-room]"));
   button.disabled = true;
   try {
+    /** @type {Protocol.SeatTicket} */
     const ticket = await api("/api/rooms", { method: "POST", body });
     rememberNickname(nickname);
     followGame(body.rules); // the room shows the game's own cards, unless a deck was picked
@@ -361,9 +374,9 @@ function refreshTexts() {
   fillPresets();
   fillSeats();
   const values = {};
-  for (const input of optionFields.querySelectorAll("[data-kind]")) values[input.name] = inputValue(input);
+  for (const input of optionInputs()) values[input.name] = inputValue(input);
   fillOptions();
-  for (const input of optionFields.querySelectorAll("[data-kind]")) {
+  for (const input of optionInputs()) {
     if (input.dataset.kind === "bool") input.checked = values[input.name];
     else input.value = String(values[input.name]);
   }
@@ -377,7 +390,7 @@ function refreshTexts() {
 // The clock choices: none, the server's presets ("Standard · 20 s a move, 1:00 in reserve"),
 // or a custom one.
 function fillClocks() {
-  const select = document.getElementById("clock");
+  const select = selectById("clock");
   const chosen = select.value;
   const presets = Object.entries(catalogue.clocks ?? {});
   select.replaceChildren(
@@ -391,17 +404,17 @@ function fillClocks() {
 }
 
 function markClock() {
-  const custom = document.getElementById("clock").value === "custom";
-  for (const box of document.querySelectorAll(".clock-custom")) box.hidden = !custom;
+  const custom = selectById("clock").value === "custom";
+  for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".clock-custom"))) box.hidden = !custom;
 }
 
 function chosenClock() {
-  const value = document.getElementById("clock").value;
+  const value = selectById("clock").value;
   if (!value) return null;
   if (value === "custom") {
     return {
-      per_move: Number(document.getElementById("clock-per-move").value),
-      reserve: Number(document.getElementById("clock-reserve").value),
+      per_move: Number(inputById("clock-per-move").value),
+      reserve: Number(inputById("clock-reserve").value),
     };
   }
   return catalogue.clocks?.[value] ?? null;
@@ -425,16 +438,16 @@ function markRated() {
   const on = rated.checked;
   if (on) {
     listed.checked = true;
-    const clock = document.getElementById("clock");
+    const clock = selectById("clock");
     if (!clock.value) clock.value = catalogue.clocks?.standard ? "standard" : clock.options[1]?.value ?? "";
     personSeats();
     resetOptions();
   }
   listed.disabled = on;
-  const none = document.querySelector("#clock option[value='']");
+  const none = /** @type {HTMLOptionElement | null} */ (document.querySelector("#clock option[value='']"));
   if (none) none.disabled = on;
-  document.querySelector("fieldset.seats").disabled = on;
-  document.getElementById("option-set").disabled = on;
+  /** @type {HTMLFieldSetElement} */ (document.querySelector("fieldset.seats")).disabled = on;
+  /** @type {HTMLFieldSetElement} */ (document.getElementById("option-set")).disabled = on;
   markListed();
   markClock();
 }
@@ -452,14 +465,14 @@ function showAccount() {
   }
   nicknameInput.readOnly = Boolean(account);
   note.hidden = !account;
-  for (const box of [rated, document.getElementById("quick-rated")]) {
+  for (const box of [rated, inputById("quick-rated")]) {
     if (!account) box.checked = false;
     box.disabled = !account;
     box.closest("label").classList.toggle("disabled", !account);
   }
   for (const hint of document.querySelectorAll(".rated-hint")) {
-    hint.querySelector(".when-signed-in").hidden = !account;
-    hint.querySelector(".when-signed-out").hidden = Boolean(account);
+    /** @type {HTMLElement} */ (hint.querySelector(".when-signed-in")).hidden = !account;
+    /** @type {HTMLElement} */ (hint.querySelector(".when-signed-out")).hidden = Boolean(account);
   }
   markRated();
   refreshQuickTexts();

@@ -1,3 +1,4 @@
+// @ts-check
 // The installable app, on every page (header.js starts it): registers the service worker
 // (/sw.js, which keeps the pages' files so that they open without the server) and tells the
 // reader plainly when the server cannot be reached, with a banner under the header. While it
@@ -23,7 +24,7 @@ export function serverReachable() {
 function show() {
   document.body?.classList.toggle("offline", !reachable);
   if (banner) banner.hidden = reachable;
-  for (const element of document.querySelectorAll("[data-needs-server]")) {
+  for (const element of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("[data-needs-server]"))) {
     if (!reachable && !element.disabled) {
       element.disabled = true;
       element.dataset.offlineDisabled = "true"; // only what was disabled here comes back

@@ -1,3 +1,4 @@
+// @ts-check
 // The visitor's choices kept in the browser: language, deck style and sound.
 // Pages listen for the "escoba:prefs" event on window to redraw when either changes; a new
 // language's texts are loaded first (header.js calls i18n.js's useLanguage before setLanguage).

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's page, /players/<username> (profile.html), from GET /api/players/<username>: the
 // ratings in each game (rating ± deviation, provisional until it settles, rank), each game's
 // rating history as a chart (rating-chart.js), the statistics (matches, win rate by game and by
@@ -27,7 +28,7 @@ import { applyTexts, t, tn } from "./i18n.js";
 import { language } from "./prefs.js";
 import { LEVELS, api, errorText, levelName, presetName } from "./rooms.js";
 import { ratingChart, parseTime } from "./rating-chart.js";
-import { GAMES, gameName, number, playerHref, ratingText, signed } from "./ratings.js";
+import { GAMES, gameName, playerHref, ratingText, signed } from "./ratings.js";
 import { el } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +54,10 @@ function percent(won, played) {
   }
 }
 
+/**
+ * @param {string} iso
+ * @param {Intl.DateTimeFormatOptions} [options]
+ */
 function formatDate(iso, options = { dateStyle: "medium", timeStyle: "short" }) {
   const date = parseTime(iso);
   if (!date) return "—";

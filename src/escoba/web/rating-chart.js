@@ -1,3 +1,4 @@
+// @ts-check
 // A game's rating history as a chart, drawn in SVG by the page (profile.js): the rating after
 // each rated match as a line through one point per match, the band of ± its deviation around
 // it, a few ratings up the side and a few dates along the bottom. The chart is one image for a

@@ -1,3 +1,4 @@
+// @ts-check
 // Ratings in words, shared by the profile (profile.js), the leaderboard (leaderboard.js) and the
 // game screen's end of a rated match (game-ratings.js): the rated games' names, a rating with
 // its deviation ("1532 ± 64"), a change ("+12", "−9"), and a player's page address.

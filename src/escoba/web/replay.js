@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (/replay/<match id>): a finished match position by position, every hand
 // face up, with the play that led to each position, the hands' score breakdowns and the result.
 //
@@ -40,6 +41,7 @@ const PAUSE_ICON = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><pa
 const state = {
   id: null,
   data: null, // the server's replay
+  /** @type {Protocol.ReplayStep[]} */
   steps: [],
   sides: [],
   starts: [], // the positions where a hand begins: the first one and each hand's end
@@ -102,6 +104,7 @@ function sideClass(seat) {
   return `side-${Math.max(0, sideOf(seat, state.sides))}`;
 }
 
+/** @param {Protocol.ReplayStep} step */
 function renderSeats(step) {
   const grid = $("replay-seats");
   for (const old of grid.querySelectorAll(".seat")) old.remove();
@@ -131,6 +134,7 @@ function renderSeats(step) {
   }
 }
 
+/** @param {Protocol.ReplayStep} step */
 function renderTable(step) {
   const table = cards(step.table);
   const event = step.event;
@@ -148,6 +152,7 @@ function renderTable(step) {
   stock.title = tn("common.stock_left", count);
 }
 
+/** @param {Protocol.ReplayStep} step */
 function renderEvent(step) {
   const index = state.index;
   const event = step.event;
@@ -191,6 +196,7 @@ function renderEvent(step) {
   $("replay-notes").replaceChildren(...notes.map((note) => el("li", { text: note })));
 }
 
+/** @param {Protocol.ReplayStep} step */
 function renderScores(step) {
   const totals = list(step.totals);
   const captured = list(step.captured);
@@ -264,12 +270,12 @@ function renderControls() {
   const count = state.steps.length;
   const at = state.index;
   $("replay-step").textContent = t("replay.step", { i: at + 1, n: count });
-  const slider = $("replay-slider");
+  const slider = /** @type {HTMLInputElement} */ ($("replay-slider"));
   slider.max = String(count);
   slider.value = String(at + 1);
   slider.setAttribute("aria-valuetext", t("replay.step", { i: at + 1, n: count }));
-  for (const id of ["replay-first", "replay-prev", "replay-prev-hand"]) $(id).disabled = at === 0;
-  for (const id of ["replay-last", "replay-next", "replay-next-hand"]) $(id).disabled = at >= count - 1;
+  for (const id of ["replay-first", "replay-prev", "replay-prev-hand"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = at === 0;
+  for (const id of ["replay-last", "replay-next", "replay-next-hand"]) /** @type {HTMLButtonElement} */ ($(id)).disabled = at >= count - 1;
   const play = $("replay-play");
   // The icon is our own constant markup; the word goes in as text.
   play.innerHTML = state.playing ? PAUSE_ICON : PLAY_ICON;
@@ -348,7 +354,7 @@ function previousHandStart() {
 }
 
 function speed() {
-  const value = Number($("replay-speed").value);
+  const value = Number(/** @type {HTMLSelectElement} */ ($("replay-speed")).value);
   return Number.isFinite(value) && value > 0 ? value : 1;
 }
 
@@ -418,7 +424,7 @@ function wire() {
   $("replay-next").addEventListener("click", () => go(state.index + 1));
   $("replay-next-hand").addEventListener("click", () => go(nextHandStart()));
   $("replay-last").addEventListener("click", () => go(state.steps.length - 1));
-  $("replay-slider").addEventListener("input", (event) => go(Number(event.target.value) - 1));
+  $("replay-slider").addEventListener("input", (event) => go(Number(/** @type {HTMLInputElement} */ (event.target).value) - 1));
   $("replay-play").addEventListener("click", togglePlay);
   $("replay-speed").addEventListener("change", () => schedule());
   document.addEventListener("keydown", onKey);

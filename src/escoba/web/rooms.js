@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the lobby (lobby.js), the game screen (game.js) and the history, replay and score
 // pad pages: the seat tickets kept in localStorage, JSON requests to the server that turn its
 // error bodies into exceptions (and carry the account's CSRF token when they change something),
@@ -97,6 +98,11 @@ const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
 // A JSON request; a refusal becomes an ApiError. A request that changes something carries the
 // signed-in session's CSRF token (account-state.js); refused for a token gone stale (signed in
 // or out in another tab), it is sent once more with the token the server holds now.
+/**
+ * @param {string} path
+ * @param {{ method?: string, body?: unknown }} [request]
+ * @returns {Promise<any>}
+ */
 export async function api(path, { method = "GET", body } = {}) {
   const unsafe = !SAFE_METHODS.includes(method.toUpperCase());
   let answer = await send(path, method, body, unsafe ? await csrfHeaders() : {});
@@ -193,6 +199,7 @@ export function nearestPreset(rules, presets) {
 }
 
 let presetRules = null; // the presets' options, once GET /api/presets answered
+// biome-ignore lint/correctness/noUnusedVariables: read by ??= below, so that the presets are asked once
 let presetsAsked = null;
 
 // Give the presets' options already fetched (the lobby has them), or fetch them once.

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished hand's score explained, for the game's score pad and the replay: for every
 // category each side's count and its points (cards 22 – 18 → 1 – 0, coins, the seven of coins,
 // the sevens or primiera comparison card by card, re bello and napola where played, sweeps) and the leftovers with who took
@@ -133,7 +134,9 @@ export function explainedTable(result, { rules, names, mine = -1, seatName, onPi
   tables += 1;
   const number = tables;
   const headId = (side) => `explained-${number}-side-${side}`;
-  names.forEach((name, side) => head.append(node("th", { scope: "col", id: headId(side), class: side === mine ? "mine" : null, text: name })));
+  names.forEach((name, side) => {
+    head.append(node("th", { scope: "col", id: headId(side), class: side === mine ? "mine" : null, text: name }));
+  });
   const body = node("tbody");
   const points = (category, side) => list(breakdown[category])[side] ?? 0;
   const row = (category, cells) => {

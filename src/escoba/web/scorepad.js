@@ -1,3 +1,4 @@
+// @ts-check
 // The score pad (scorepad.html): people who play with a real deck enter what each side took
 // after every hand; the server (POST /api/scorepad, escoba.scorepad) adds it up by the chosen
 // rules and names the winner. This page only collects the counts and shows the answer: every
@@ -183,8 +184,8 @@ async function loadCatalogue() {
 
 // -- setup: preset, sides, names, options
 
-const presetSelect = document.getElementById("preset");
-const sidesSelect = document.getElementById("sides");
+const presetSelect = /** @type {HTMLSelectElement} */ (document.getElementById("preset"));
+const sidesSelect = /** @type {HTMLSelectElement} */ (document.getElementById("sides"));
 const namesBox = document.getElementById("names");
 const optionFields = document.getElementById("option-fields");
 
@@ -260,12 +261,12 @@ function fillOptions() {
 
 function showOptions() {
   const rules = rulesNow();
-  for (const input of optionFields.querySelectorAll("[data-option]")) {
+  for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (optionFields.querySelectorAll("[data-option]"))) {
     const value = rules[input.dataset.option];
     if (input.dataset.kind === "bool") input.checked = Boolean(value);
     else input.value = value ?? "";
   }
-  const needsAllSuits = optionFields.querySelector("[data-option=primiera_needs_all_suits]");
+  const needsAllSuits = /** @type {HTMLInputElement | null} */ (optionFields.querySelector("[data-option=primiera_needs_all_suits]"));
   if (needsAllSuits) needsAllSuits.disabled = rules.sevens !== "primiera";
 }
 
@@ -337,8 +338,8 @@ function cell(className, ...children) {
 }
 
 function rowLabel(text, forId) {
-  const label = document.createElement(forId ? "label" : "span");
-  if (forId) label.htmlFor = forId;
+  const label = forId ? document.createElement("label") : document.createElement("span");
+  if (label instanceof HTMLLabelElement) label.htmlFor = forId;
   label.textContent = text;
   return cell("row-label", label);
 }
@@ -409,9 +410,9 @@ function showEntryTitle() {
   document.getElementById("cancel-edit").hidden = editing === null;
 }
 
-function valueOf(field, side) {
+function typedValue(field, side) {
   // A number as typed; blank is null (the server says it is missing), other text goes as is.
-  const input = document.getElementById(`entry-${field}-${side}`);
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById(`entry-${field}-${side}`));
   if (!input) return null;
   const typed = input.value.trim();
   if (typed === "") return null;
@@ -424,17 +425,17 @@ function fillLast(field) {
   const total = DECK_TOTALS[field];
   const last = pad.sides - 1;
   if (total === undefined || touched[field]?.[last]) return;
-  const input = document.getElementById(`entry-${field}-${last}`);
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById(`entry-${field}-${last}`));
   if (!input) return;
   let sum = 0;
   for (let side = 0; side < last; side += 1) {
-    const value = valueOf(field, side);
+    const value = typedValue(field, side);
     if (!Number.isInteger(value)) {
       input.value = "";
       input.classList.remove("auto");
       return;
     }
-    sum += value;
+    sum += /** @type {number} */ (value); // an integer, as checked
   }
   const rest = total - sum;
   input.value = rest >= 0 ? String(rest) : "";
@@ -447,16 +448,16 @@ function readEntry() {
   const entry = {};
   for (const field of COUNTS) {
     if (OPTIONAL_COUNTS.includes(field) && !needed.includes(field)) continue;
-    entry[field] = Array.from({ length: pad.sides }, (_, side) => valueOf(field, side));
+    entry[field] = Array.from({ length: pad.sides }, (_, side) => typedValue(field, side));
   }
-  const holder = form.querySelector("input[name=seven_of_coins]:checked");
+  const holder = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=seven_of_coins]:checked"));
   entry.seven_of_coins = holder ? Number(holder.value) : null;
   if (needed.includes("king_of_coins")) {
-    const king = form.querySelector("input[name=king_of_coins]:checked");
+    const king = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=king_of_coins]:checked"));
     entry.king_of_coins = king ? Number(king.value) : null;
   }
   if (needed.includes("sevens_winner")) {
-    const winner = form.querySelector("input[name=sevens_winner]:checked");
+    const winner = /** @type {HTMLInputElement | null} */ (form.querySelector("input[name=sevens_winner]:checked"));
     // Left out when nobody was tapped: the server then asks who wins it.
     if (winner) entry.sevens_winner = winner.value === "none" ? null : Number(winner.value);
   }
@@ -480,7 +481,7 @@ async function saveHand(event) {
   const hands = [...pad.hands];
   if (editing === null) hands.push(entry);
   else hands[editing] = entry;
-  const button = document.getElementById("save-hand");
+  const button = /** @type {HTMLButtonElement} */ (document.getElementById("save-hand"));
   button.disabled = true;
   const number = ++asked;
   const answer = await addUp(hands);
@@ -594,13 +595,13 @@ function renderTable() {
   const foot = document.getElementById("pad-foot");
   const winner = result?.winner ?? null;
   head.replaceChildren(text("th", "#", "hand"));
-  head.firstChild.title = t("common.hand");
+  /** @type {HTMLElement} */ (head.firstChild).title = t("common.hand");
   for (let side = 0; side < pad.sides; side += 1) {
     head.append(text("th", sideName(side), side === winner ? "side won" : "side"));
   }
   head.append(hiddenHeader("scorepad.col.tools", "tools"));
   const rows = [];
-  pad.hands.forEach((entry, index) => {
+  pad.hands.forEach((_entry, index) => {
     const number = index + 1;
     const tally = result?.hands[index];
     const row = document.createElement("tr");
@@ -642,7 +643,7 @@ function renderTable() {
   });
   body.replaceChildren(...rows);
   foot.replaceChildren(text("th", "Σ", "hand"));
-  foot.firstChild.title = t("common.total");
+  /** @type {HTMLElement} */ (foot.firstChild).title = t("common.total");
   for (let side = 0; side < pad.sides; side += 1) {
     const total = text("td", result ? String(result.totals[side]) : "—", side === winner ? "won" : "");
     total.dataset.testid = `total-${side}`;

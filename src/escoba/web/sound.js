@@ -1,3 +1,4 @@
+// @ts-check
 // The game's sound effects, made here with the Web Audio API (a few short oscillator notes
 // each, no sound files): a card played, a capture, a sweep, your turn, the hand over, and
 // the clock's tick in your last seconds.
@@ -34,7 +35,7 @@ export function playSound(name) {
   const notes = EFFECTS[name];
   if (!notes || soundMuted()) return false;
   const audioContext = audio();
-  if (!audioContext || audioContext.state !== "running") return false;
+  if (audioContext?.state !== "running") return false;
   const start = audioContext.currentTime + 0.01;
   for (const [frequency, at, length, wave] of notes) {
     const oscillator = audioContext.createOscillator();

@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker, served as /sw.js so that it looks after every page of the site: it keeps
 // the pages' files, so that they open while the server cannot be reached (the pages then say
 // so: offline.js).
