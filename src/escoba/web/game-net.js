@@ -12,18 +12,21 @@ export class RoomSocket {
   /**
    * @param {string} room
    * @param {Protocol.JoinMessage | Protocol.WatchMessage} greeting
-   * @param {{ onMessage: (message: Protocol.ServerMessage) => void, onDrop: (event?: CloseEvent) => void }} handlers
+   * @param {{ onMessage: (message: Protocol.ServerMessage) => void, onDrop: (event: CloseEvent | null) => void }} handlers
    */
   constructor(room, greeting, { onMessage, onDrop }) {
     this.room = room;
     this.greeting = greeting;
     this.onMessage = onMessage;
     this.onDrop = onDrop;
+    /** @type {WebSocket | null} */
     this.socket = null;
     this.failures = 0;
     this.stopped = true;
-    this.retryTimer = null;
-    this.pingTimer = null;
+    /** @type {number | undefined} */
+    this.retryTimer = undefined;
+    /** @type {number | undefined} */
+    this.pingTimer = undefined;
     this.lastHeard = 0;
     this.wake = () => {
       if (!this.stopped && !this.socket) this.connectNow();
@@ -56,7 +59,7 @@ export class RoomSocket {
   /** @param {Protocol.ClientMessage} message */
   send(message) {
     if (!this.open) return false;
-    this.socket.send(JSON.stringify(message));
+    /** @type {WebSocket} */ (this.socket).send(JSON.stringify(message)); // open: there is one
     return true;
   }
 
@@ -87,6 +90,7 @@ export class RoomSocket {
     socket.addEventListener("close", (event) => this.dropped(socket, event));
   }
 
+  /** @param {WebSocket} socket */
   keepAlive(socket) {
     if (socket !== this.socket) return;
     if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
@@ -97,6 +101,10 @@ export class RoomSocket {
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
   }
 
+  /**
+   * @param {WebSocket} socket
+   * @param {CloseEvent | null} event null when the link went silent
+   */
   dropped(socket, event) {
     if (socket !== this.socket) return;
     this.socket = null;

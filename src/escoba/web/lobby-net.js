@@ -7,7 +7,9 @@ const RETRY_MS = [1000, 2000, 5000, 10000]; // waits before connecting again, th
 
 /** @type {Set<(message: Protocol.LobbyMessage) => void>} */
 const listeners = new Set();
+/** @type {Set<() => void>} */
 const openers = new Set();
+/** @type {WebSocket | null} */
 let socket = null;
 let failures = 0;
 
@@ -16,6 +18,7 @@ export function onLobbyMessage(listener) {
   listeners.add(listener);
 }
 
+/** @param {() => void} listener */
 export function onLobbyOpen(listener) {
   openers.add(listener);
 }

@@ -40,6 +40,7 @@ self.addEventListener("activate", (event) => {
 });
 
 // The file a page's address is kept as: "/room/abc" -> "/static/room.html"; null if none.
+/** @param {string} path */
 function pageFile(path) {
   if (Object.hasOwn(pages, path)) return pages[path];
   for (const [page, file] of Object.entries(pages)) {
@@ -48,6 +49,10 @@ function pageFile(path) {
   return null;
 }
 
+/**
+ * @param {Request} request
+ * @param {string} key what the answer is kept as
+ */
 async function networkFirst(request, key) {
   const cache = await caches.open(KEPT);
   try {
