@@ -26,3 +26,6 @@ interface TableState {
   room: Protocol.RoomInfo;
   match: Protocol.MatchView;
 }
+
+/** A language of the texts, as the server names it (prefs.js's LANGUAGES). */
+type Language = NonNullable<Protocol.HintRequest["language"]>;

@@ -14,6 +14,7 @@ import { DECK_STYLES, LANGUAGES, deckStyle, language, setDeckStyle, setLanguage 
 import { applyTexts, capitalised, t, useLanguage } from "./i18n.js";
 import { startOffline } from "./offline.js";
 
+/** @param {HTMLElement} container the page's bar, filled here */
 export function mountHeader(container) {
   container.classList.add("site-header");
   // On a phone the links and pickers fold into a menu, so that the bar is one row (base.css).
@@ -37,8 +38,8 @@ export function mountHeader(container) {
         <select id="deck-picker" name="deck"></select></label>
     </div>`;
   wireMenu(container);
-  const languages = container.querySelector("#language-picker");
-  const decks = container.querySelector("#deck-picker");
+  const languages = /** @type {HTMLSelectElement} */ (container.querySelector("#language-picker"));
+  const decks = /** @type {HTMLSelectElement} */ (container.querySelector("#deck-picker"));
   const fill = () => {
     // Texts go in as text, never as markup.
     languages.replaceChildren(...LANGUAGES.map((lang) => new Option(t(`language.${lang}`), lang)));
@@ -54,7 +55,7 @@ export function mountHeader(container) {
       // The texts first, so that the page redraws at once in the new language.
       if (await useLanguage(chosen)) setLanguage(chosen);
     } catch (error) {
-      console.warn(String(error?.message ?? error));
+      console.warn(String(/** @type {Error} */ (error)?.message ?? error));
       languages.value = language();
     }
   });
@@ -69,10 +70,11 @@ export function mountHeader(container) {
 
 // Signed out: "Sign in". Signed in: the username, a link to the profile, and "Account". The
 // name goes in as text.
+/** @param {HTMLElement} container */
 function showAccount(container) {
   const account = currentAccount()?.account ?? null;
-  const link = container.querySelector(".account-link");
-  const settings = container.querySelector(".account-settings");
+  const link = /** @type {HTMLAnchorElement} */ (container.querySelector(".account-link"));
+  const settings = /** @type {HTMLAnchorElement} */ (container.querySelector(".account-settings"));
   if (account) {
     link.textContent = account.username;
     link.href = `/players/${encodeURIComponent(account.username)}`;
@@ -89,8 +91,10 @@ function showAccount(container) {
 
 // The phone's menu: the button opens and closes it; Escape, or a click or the focus going
 // elsewhere, closes it.
+/** @param {HTMLElement} container */
 function wireMenu(container) {
-  const button = container.querySelector(".menu-button");
+  const button = /** @type {HTMLButtonElement} */ (container.querySelector(".menu-button"));
+  /** @param {boolean} wanted */
   const open = (wanted) => {
     container.classList.toggle("menu-open", wanted);
     button.setAttribute("aria-expanded", String(wanted));
@@ -103,9 +107,9 @@ function wireMenu(container) {
     button.focus();
   });
   document.addEventListener("click", (event) => {
-    if (!container.contains(event.target)) open(false);
+    if (!container.contains(/** @type {Node | null} */ (event.target))) open(false);
   });
   container.addEventListener("focusout", (event) => {
-    if (event.relatedTarget && !container.contains(event.relatedTarget)) open(false);
+    if (event.relatedTarget && !container.contains(/** @type {Node} */ (event.relatedTarget))) open(false);
   });
 }

@@ -7,18 +7,33 @@
 
 import { LANGUAGES, language } from "./prefs.js";
 
+/**
+ * A catalogue's texts by key: a text, or its plural forms by CLDR category.
+ * @typedef {{ [key: string]: string | { [form: string]: string } }} Texts
+ */
+/** @type {Map<string, Promise<Texts>>} */
 const fetched = new Map(); // language -> Promise of its texts, kept for switching back
+/** @type {Map<string, Intl.PluralRules>} */
 const pluralRules = new Map(); // language -> Intl.PluralRules
+/** @type {Texts} */
 let texts = {};
 let shown = "en"; // the language of `texts`
 let asked = 0; // choices are numbered: a slow download never overrides a later choice
 
+/**
+ * @param {string} lang
+ * @returns {Promise<Texts>}
+ */
 async function download(lang) {
   const response = await fetch(`/api/texts?language=${encodeURIComponent(lang)}`);
   if (!response.ok) throw new Error(`the texts in ${lang} could not be loaded (HTTP ${response.status})`);
   return response.json();
 }
 
+/**
+ * @param {string} lang
+ * @returns {Promise<Texts>}
+ */
 function textsIn(lang) {
   if (!fetched.has(lang)) {
     // A failed download is forgotten, so that the next choice of this language tries again.
@@ -28,13 +43,14 @@ function textsIn(lang) {
     });
     fetched.set(lang, pending);
   }
-  return fetched.get(lang);
+  return /** @type {Promise<Texts>} */ (fetched.get(lang));
 }
 
 // Load a language's texts and use them from now on (true), unless another language was asked
 // for meanwhile (false). Pages redraw afterwards, on prefs' event.
+/** @param {string} lang */
 export async function useLanguage(lang) {
-  if (!LANGUAGES.includes(lang)) throw new Error(`unknown language ${lang}: choose one of ${LANGUAGES.join(", ")}`);
+  if (!LANGUAGES.includes(/** @type {Language} */ (lang))) throw new Error(`unknown language ${lang}: choose one of ${LANGUAGES.join(", ")}`);
   const number = ++asked;
   const loaded = await textsIn(lang);
   if (number !== asked) return false;
@@ -48,6 +64,12 @@ export function textLanguage() {
   return shown;
 }
 
+/** @typedef {{ [name: string]: unknown }} Params the values of a text's {name} placeholders */
+
+/**
+ * @param {string} template
+ * @param {Params} params
+ */
 function fill(template, params) {
   // One pass over the template: a value that contains "{name}" is never filled in again.
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
@@ -55,10 +77,14 @@ function fill(template, params) {
 
 function plurals() {
   if (!pluralRules.has(shown)) pluralRules.set(shown, new Intl.PluralRules(shown));
-  return pluralRules.get(shown);
+  return /** @type {Intl.PluralRules} */ (pluralRules.get(shown));
 }
 
 // t("common.seat_n", {n: 3}) -> "Seat 3"; {name} placeholders are filled from params.
+/**
+ * @param {string} key
+ * @param {Params} [params]
+ */
 export function t(key, params = {}) {
   const entry = texts[key];
   if (entry === undefined) return fill(key, params);
@@ -68,6 +94,11 @@ export function t(key, params = {}) {
 // The form for `count` things: tn("common.stock_left", 1) -> "1 card left in the stock".
 // {count} is the count unless params say otherwise. A form the catalogue lacks (CLDR's "many"
 // for a million in French, say) is its "other".
+/**
+ * @param {string} key
+ * @param {number} count
+ * @param {Params} [params]
+ */
 export function tn(key, count, params = {}) {
   const entry = texts[key];
   const values = { count, ...params };
@@ -77,11 +108,16 @@ export function tn(key, count, params = {}) {
 }
 
 // The text for key, or null when the catalogue has none (t() would hand back the key itself).
+/**
+ * @param {string} key
+ * @param {Params} [params]
+ */
 export function known(key, params) {
   return key in texts ? t(key, params) : null;
 }
 
 // A text that heads a line, a menu entry or a table row: "most cards" -> "Most cards".
+/** @param {string} text */
 export function capitalised(text) {
   return text ? text[0].toLocaleUpperCase(shown) + text.slice(1) : text;
 }
@@ -91,13 +127,13 @@ export function capitalised(text) {
 export function applyTexts(root = document) {
   /** @param {string} selector */
   const all = (selector) => /** @type {NodeListOf<HTMLInputElement>} */ (root.querySelectorAll(selector));
-  for (const element of all("[data-i18n]")) element.textContent = t(element.dataset.i18n);
-  for (const element of all("[data-i18n-title]")) element.title = t(element.dataset.i18nTitle);
+  for (const element of all("[data-i18n]")) element.textContent = t(/** @type {string} */ (element.dataset.i18n));
+  for (const element of all("[data-i18n-title]")) element.title = t(/** @type {string} */ (element.dataset.i18nTitle));
   for (const element of all("[data-i18n-placeholder]")) {
-    element.placeholder = t(element.dataset.i18nPlaceholder);
+    element.placeholder = t(/** @type {string} */ (element.dataset.i18nPlaceholder));
   }
   for (const element of all("[data-i18n-aria]")) {
-    element.setAttribute("aria-label", t(element.dataset.i18nAria));
+    element.setAttribute("aria-label", t(/** @type {string} */ (element.dataset.i18nAria)));
   }
 }
 
@@ -105,6 +141,6 @@ export function applyTexts(root = document) {
 try {
   await useLanguage(language());
 } catch (error) {
-  console.warn(String(error?.message ?? error));
+  console.warn(String(/** @type {Error} */ (error)?.message ?? error));
   if (language() !== "en") await useLanguage("en").catch(() => {});
 }

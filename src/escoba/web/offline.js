@@ -13,7 +13,9 @@ import { applyTexts } from "./i18n.js";
 
 const RETRY_MS = 15000; // how often an unreachable server is asked again
 let reachable = true;
+/** @type {HTMLElement | null} */
 let banner = null;
+/** @type {number | null} */
 let retry = null;
 let asking = null;
 
@@ -35,6 +37,7 @@ function show() {
   }
 }
 
+/** @param {boolean} now whether the server answers */
 function set(now) {
   const changed = now !== reachable;
   reachable = now;
@@ -67,6 +70,7 @@ export function markOffline() {
   show();
 }
 
+/** @param {HTMLElement} header the page's bar: the banner goes under it */
 export function startOffline(header) {
   banner = document.createElement("div");
   banner.className = "offline-banner";
@@ -75,10 +79,10 @@ export function startOffline(header) {
   banner.hidden = true;
   banner.innerHTML = `<span data-i18n="common.offline"></span>
     <button type="button" data-i18n="common.offline_retry"></button>`;
-  banner.querySelector("button").addEventListener("click", ask);
+  /** @type {HTMLButtonElement} */ (banner.querySelector("button")).addEventListener("click", ask);
   applyTexts(banner);
   header.after(banner);
-  window.addEventListener("escoba:prefs", () => applyTexts(banner));
+  window.addEventListener("escoba:prefs", () => applyTexts(/** @type {HTMLElement} */ (banner)));
   window.addEventListener("online", ask);
   window.addEventListener("offline", () => set(false));
   ask();

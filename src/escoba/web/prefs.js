@@ -4,6 +4,7 @@
 // language's texts are loaded first (header.js calls i18n.js's useLanguage before setLanguage).
 
 // BCP 47 codes, as the server's catalogues name them (GET /api/texts?language=pt-BR).
+/** @type {Language[]} */
 export const LANGUAGES = ["en", "de", "es", "it", "fr", "pt-BR"];
 export const DECK_STYLES = ["french", "spanish", "italian"];
 
@@ -12,6 +13,7 @@ const DECK_KEY = "escoba.deck";
 // The deck of the game last chosen in the lobby (gameDeck below): used until a deck is picked.
 const GAME_DECK_KEY = "escoba.deck.game";
 
+/** @param {string} key */
 function stored(key) {
   try {
     return window.localStorage.getItem(key);
@@ -21,8 +23,13 @@ function stored(key) {
 }
 
 // What was chosen on this page, for when storage is disabled.
+/** @type {{ [key: string]: string }} */
 const chosenHere = {};
 
+/**
+ * @param {string} key
+ * @param {string} value
+ */
 function store(key, value) {
   chosenHere[key] = value;
   try {
@@ -33,6 +40,7 @@ function store(key, value) {
 }
 
 // The browser's first language we have: "pt-BR" and "pt" (or "pt-PT") give pt-BR, "fr-CA" fr.
+/** @returns {Language} */
 function browserLanguage() {
   const wanted = navigator.languages?.length ? navigator.languages : [navigator.language || "en"];
   for (const tag of wanted) {
@@ -45,9 +53,10 @@ function browserLanguage() {
   return "en";
 }
 
+/** @returns {Language} */
 export function language() {
-  const chosen = chosenHere[LANGUAGE_KEY] ?? stored(LANGUAGE_KEY);
-  return LANGUAGES.includes(chosen) ? chosen : browserLanguage();
+  const chosen = /** @type {Language | null} */ (chosenHere[LANGUAGE_KEY] ?? stored(LANGUAGE_KEY));
+  return chosen !== null && LANGUAGES.includes(chosen) ? chosen : browserLanguage();
 }
 
 // The deck picked in the header; else the deck of the game chosen in the lobby; else the
@@ -68,12 +77,14 @@ export function deckPicked() {
 // The deck each game is played with where it is played: Spanish cards for Escoba, Italian
 // for Scopa and Scopone, and for Escova the French deck Brazilian players deal (the Escova
 // seed of ../shared/RULES.md counts diamonds and calls the 7♦ "sete belo").
+/** @type {{ [preset: string]: string }} */
 export const GAME_DECKS = {
   escoba: "spanish", "escoba-fournier": "spanish", "escoba-primiera": "spanish", "escoba-classic": "spanish",
   scopa: "italian", "scopone-scientifico": "italian", "scopone-classico": "italian", escova: "french",
 };
 
 // A game was chosen: its deck is shown, unless the visitor picked a deck themselves.
+/** @param {string} preset */
 export function followGame(preset) {
   const style = GAME_DECKS[preset];
   if (!style || deckPicked()) return;
@@ -87,8 +98,9 @@ function changed() {
   window.dispatchEvent(new CustomEvent("escoba:prefs", { detail: { language: language(), deck: deckStyle() } }));
 }
 
+/** @param {string} value */
 export function setLanguage(value) {
-  if (!LANGUAGES.includes(value)) throw new Error(`unknown language ${value}: choose one of ${LANGUAGES.join(", ")}`);
+  if (!LANGUAGES.includes(/** @type {Language} */ (value))) throw new Error(`unknown language ${value}: choose one of ${LANGUAGES.join(", ")}`);
   store(LANGUAGE_KEY, value);
   changed();
 }
@@ -104,10 +116,12 @@ export function soundMuted() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+/** @param {boolean} muted */
 export function setSoundMuted(muted) {
   store(SOUND_KEY, muted ? "off" : "on");
 }
 
+/** @param {string} value */
 export function setDeckStyle(value) {
   if (!DECK_STYLES.includes(value)) throw new Error(`unknown deck style ${value}`);
   store(DECK_KEY, value);

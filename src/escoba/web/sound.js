@@ -8,6 +8,7 @@
 import { soundMuted } from "./prefs.js";
 
 // Each note: [frequency in Hz, start and length in seconds, waveform].
+/** @type {{ [name: string]: [number, number, number, OscillatorType][] }} */
 const EFFECTS = {
   card: [[330, 0, 0.07, "triangle"]],
   capture: [[440, 0, 0.08, "triangle"], [660, 0.07, 0.12, "triangle"]],
@@ -18,6 +19,7 @@ const EFFECTS = {
 };
 export const SOUNDS = Object.keys(EFFECTS);
 
+/** @type {AudioContext | null} */
 let context = null;
 
 function audio() {
@@ -31,11 +33,12 @@ function audio() {
 }
 
 // Play effect `name` unless muted; true when it was played.
+/** @param {string} name */
 export function playSound(name) {
   const notes = EFFECTS[name];
   if (!notes || soundMuted()) return false;
   const audioContext = audio();
-  if (audioContext?.state !== "running") return false;
+  if (audioContext?.state !== "running" || !audioContext) return false;
   const start = audioContext.currentTime + 0.01;
   for (const [frequency, at, length, wave] of notes) {
     const oscillator = audioContext.createOscillator();
