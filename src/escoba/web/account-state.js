@@ -78,6 +78,7 @@ export function setAccount(data = SIGNED_OUT) {
 }
 
 // The headers a request that changes something adds: the token while signed in.
+/** @returns {Promise<{ [header: string]: string }>} */
 export async function csrfHeaders() {
   const { csrf } = await accountState();
   return csrf ? { "X-CSRF-Token": csrf } : {};

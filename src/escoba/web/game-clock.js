@@ -10,15 +10,20 @@
 import { playSound } from "./sound.js";
 
 const LOW = 5; // seconds left at which the seat to move is warned
+/** @type {{ seat: number, left: number, at: number, mine: boolean } | null} */
 let running = null; // {seat, left, at, mine}
+/** @type {number | null} */
 let ticker = null;
+/** @type {number | null} */
 let lastTick = null;
 
+/** @param {number} seconds */
 export function clockText(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
+/** @returns {number | null} */
 function left() {
   return running ? running.left - (performance.now() - running.at) / 1000 : null;
 }
@@ -39,6 +44,10 @@ function tick() {
 }
 
 // A state came: `clock` is room.clock (or null), `me` this page's seat.
+/**
+ * @param {Protocol.ClockView | null} clock
+ * @param {number | null} me
+ */
 export function followClock(clock, me) {
   running = clock && clock.turn !== null && clock.left !== null
     ? { seat: clock.turn, left: clock.left, at: performance.now(), mine: clock.turn === me }
@@ -52,6 +61,11 @@ export function followClock(clock, me) {
 }
 
 // The clock element for `seat` in a seat's head, or null when the table has no clock.
+/**
+ * @param {Protocol.ClockView | null} clock
+ * @param {number} seat
+ * @param {Protocol.SeatInfo["kind"]} kind
+ */
 export function seatClock(clock, seat, kind) {
   if (!clock || kind !== "person") return null;
   const node = document.createElement("span");
@@ -59,7 +73,7 @@ export function seatClock(clock, seat, kind) {
   node.dataset.testid = `clock-${seat}`;
   const mine = running && running.seat === seat;
   node.dataset.running = String(Boolean(mine));
-  const seconds = mine ? left() : clock.per_move + (clock.reserves[seat] ?? 0);
+  const seconds = mine ? /** @type {number} */ (left()) : clock.per_move + (clock.reserves[seat] ?? 0); // running: a number
   node.textContent = clockText(seconds);
   node.classList.toggle("low", Boolean(mine) && seconds <= LOW);
   return node;

@@ -21,8 +21,11 @@ import {
 
 /** @type {Map<string, Protocol.TableListing>} */
 const tables = new Map(); // room id -> its entry, as the server last said it
+/** @type {HTMLElement | null} */
 let list = null;
+/** @type {HTMLElement | null} */
 let none = null;
+/** @type {HTMLElement | null} */
 let errorBox = null;
 let nickname = () => "";
 let askNickname = () => {};
@@ -41,14 +44,15 @@ function seatName(seat) {
   return seat.free ? t("lobby.seat_free") : seat.account ?? seat.nickname ?? "?";
 }
 
+/** @param {string} message */
 function showError(message) {
-  errorBox.textContent = message;
-  errorBox.hidden = !message;
+  /** @type {HTMLElement} */ (errorBox).textContent = message;
+  /** @type {HTMLElement} */ (errorBox).hidden = !message;
 }
 
 /**
  * @param {Protocol.TableListing} table
- * @param {number} seat
+ * @param {number | null} seat null: the first free one
  * @param {HTMLButtonElement} button
  */
 async function takeSeat(table, seat, button) {
@@ -74,7 +78,8 @@ async function takeSeat(table, seat, button) {
     });
     window.location.assign(`/room/${encodeURIComponent(ticket.room)}`);
   } catch (error) {
-    showError(errorText(error.code, error.message));
+    const refusal = /** @type {import("./rooms.js").ApiError} */ (error);
+    showError(errorText(refusal.code, refusal.message));
     button.disabled = false;
   }
 }
@@ -128,7 +133,7 @@ export function drawTables() {
   const entries = [...tables.values()];
   const ordered = [...entries.filter((table) => table.status === "waiting"), ...entries.filter((table) => table.status !== "waiting")];
   list.replaceChildren(...ordered.map(tableItem));
-  none.hidden = ordered.length > 0;
+  /** @type {HTMLElement} */ (none).hidden = ordered.length > 0;
 }
 
 /** @param {Protocol.LobbyMessage} message */
@@ -149,6 +154,10 @@ function heard(message) {
 
 // Show the open tables in `section`; `nicknameOf()` is the nickname a seat is taken with, and
 // `focusNickname()` is called when there is none yet.
+/**
+ * @param {HTMLElement} section
+ * @param {{ nicknameOf: () => string, focusNickname: () => void }} hooks
+ */
 export function mountOpenTables(section, { nicknameOf, focusNickname }) {
   list = section.querySelector("[data-testid=open-tables]");
   none = section.querySelector("[data-testid=open-tables-none]");
