@@ -22,22 +22,28 @@ import {
   LEVELS, PRESETS, errorText, levelName, presetName, rememberNickname, rememberRoom, saveTicket,
 } from "./rooms.js";
 
+/** @type {HTMLElement | null} */
 let panel = null;
 let nickname = () => "";
 let askNickname = () => {};
+/** @type {{ rules: string, players: number, nickname: string, rated: boolean, since: number } | null} */
 let seeking = null; // {rules, players, nickname, rated, since} while waiting
 let waited = false;
-let ticking = null;
+/** @type {number | undefined} */
+let ticking = undefined;
 
-const byTestId = (id) => panel.querySelector(`[data-testid=${id}]`);
+// A field or button of the panel (its inputs, lists and buttons used alike).
+/** @param {string} id */
+const byTestId = (id) => /** @type {HTMLInputElement} */ (/** @type {HTMLElement} */ (panel).querySelector(`[data-testid=${id}]`));
 
 function elapsed() {
-  const seconds = Math.floor((Date.now() - seeking.since) / 1000);
+  const seconds = Math.floor((Date.now() - /** @type {{ since: number }} */ (seeking).since) / 1000); // while seeking
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/** @param {string} message */
 function showError(message) {
-  const box = panel.querySelector(".error");
+  const box = /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (panel).querySelector(".error"));
   box.textContent = message;
   box.hidden = !message;
 }
@@ -50,7 +56,7 @@ function draw() {
   byTestId("quick-rated").disabled = waiting || !currentAccount()?.account;
   byTestId("quick-waiting").hidden = !waiting;
   byTestId("quick-fill").hidden = !(waiting && waited);
-  if (waiting) {
+  if (waiting && seeking) {
     const words = seeking.rated ? "lobby.quick_waiting_rated" : "lobby.quick_waiting";
     byTestId("quick-status").textContent = t(words, { game: presetName(seeking.rules), time: elapsed() });
   }
@@ -107,6 +113,7 @@ function stop() {
   draw();
 }
 
+/** @param {Protocol.LobbyMessage} message */
 function heard(message) {
   if (!seeking) return;
   if (message.type === "seek_waited") {
@@ -132,6 +139,10 @@ export function refreshQuickTexts() {
 
 // The "Play now" panel in `section`; `nicknameOf()` is the nickname to play under, and
 // `focusNickname()` is called when there is none yet.
+/**
+ * @param {HTMLElement} section
+ * @param {{ nicknameOf: () => string, focusNickname: () => void }} hooks
+ */
 export function mountQuickMatch(section, { nicknameOf, focusNickname }) {
   panel = section;
   nickname = nicknameOf;
@@ -141,7 +152,7 @@ export function mountQuickMatch(section, { nicknameOf, focusNickname }) {
   byTestId("play-now").addEventListener("click", start);
   byTestId("cancel-seek").addEventListener("click", stop);
   byTestId("fill-seats").addEventListener("click", () => {
-    sendLobby({ type: "fill", level: byTestId("fill-level").value });
+    sendLobby({ type: "fill", level: /** @type {Protocol.FillMessage["level"]} */ (byTestId("fill-level").value) });
   });
   onLobbyMessage(heard);
   onLobbyOpen(seek); // the server forgot whoever waited on a connection lost
