@@ -18,6 +18,11 @@ import { gameName, number } from "./ratings.js";
 const SVG = "http://www.w3.org/2000/svg";
 const STEPS = [5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
 
+/**
+ * @param {string} tag an SVG element's
+ * @param {{ [name: string]: unknown }} [attributes]
+ * @param {string | null} [text]
+ */
 function node(tag, attributes = {}, text = null) {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
@@ -25,6 +30,11 @@ function node(tag, attributes = {}, text = null) {
   return element;
 }
 
+/**
+ * @param {string} tag
+ * @param {{ [name: string]: unknown }} [attributes]
+ * @param {string | null} [text]
+ */
 function html(tag, attributes = {}, text = null) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
@@ -33,12 +43,17 @@ function html(tag, attributes = {}, text = null) {
 }
 
 // The server's time is UTC; one without a zone is read as UTC.
+/**
+ * @param {unknown} iso
+ * @returns {Date | null}
+ */
 export function parseTime(iso) {
   if (typeof iso !== "string" || !iso) return null;
   const date = new Date(/(Z|[+-]\d\d:?\d\d)$/i.test(iso) ? iso : `${iso}Z`);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** @param {Intl.DateTimeFormatOptions} options */
 function formatter(options) {
   try {
     return new Intl.DateTimeFormat(language(), options);
@@ -48,6 +63,11 @@ function formatter(options) {
 }
 
 // Round ratings up the side, about `count` of them, covering low..high.
+/**
+ * @param {number} low
+ * @param {number} high
+ * @param {number} [count]
+ */
 function scale(low, high, count = 4) {
   const span = Math.max(high - low, 1);
   const step = STEPS.find((each) => span / each <= count) ?? STEPS[STEPS.length - 1];
@@ -64,6 +84,10 @@ function scale(low, high, count = 4) {
 
 // Which points get a date under them: the first, the last and a few evenly between, as many
 // as fit in `room` pixels.
+/**
+ * @param {number} count
+ * @param {number} room
+ */
 function dateTicks(count, room) {
   const fit = Math.max(2, Math.min(5, Math.floor(room / 110) + 1));
   if (count <= 1) return [0];
@@ -75,6 +99,10 @@ function dateTicks(count, room) {
 
 // The history in a sentence: "Escoba: 12 rated matches, rating from 1500 to 1620; highest
 // 1650, lowest 1480."
+/**
+ * @param {string} game
+ * @param {Protocol.RatingPoint[]} points
+ */
 export function chartSummary(game, points) {
   const ratings = points.map((point) => point.rating);
   if (ratings.length === 1) return t("profile.chart_single", { game: gameName(game), rating: number(ratings[0]) });
@@ -87,6 +115,11 @@ export function chartSummary(game, points) {
   });
 }
 
+/**
+ * @param {string} game
+ * @param {Protocol.RatingPoint[]} points
+ * @param {(Date | null)[]} dates
+ */
 function pointsTable(game, points, dates) {
   const table = html("table", { "data-testid": "chart-table" });
   table.append(html("caption", {}, t("profile.chart_table", { game: gameName(game) })));
@@ -112,6 +145,11 @@ function pointsTable(game, points, dates) {
 
 // The chart of `points` ([{at, rating, deviation, match}], oldest first) for `game`, `width`
 // pixels wide: a <figure> holding the SVG and the table of its points.
+/**
+ * @param {string} game
+ * @param {Protocol.RatingPoint[]} points
+ * @param {number} width
+ */
 export function ratingChart(game, points, width) {
   const narrow = width < 500;
   const height = narrow ? 190 : 230;
@@ -123,8 +161,11 @@ export function ratingChart(game, points, width) {
   const low = Math.min(...points.map((point) => point.rating - point.deviation));
   const high = Math.max(...points.map((point) => point.rating + point.deviation));
   const { bottom, top, ticks } = scale(low, high, narrow ? 3 : 4);
+  /** @param {number} index */
   const x = (index) => margin.left + (points.length === 1 ? plotWidth / 2 : (index * plotWidth) / (points.length - 1));
+  /** @param {number} rating */
   const y = (rating) => margin.top + plotHeight - ((rating - bottom) * plotHeight) / (top - bottom);
+  /** @param {number} value */
   const at = (value) => value.toFixed(1);
 
   const svg = node("svg", {
@@ -154,6 +195,7 @@ export function ratingChart(game, points, width) {
   const last = [...dates].reverse().find(Boolean);
   const oneDay = first && last && first.toDateString() === last.toDateString();
   const dateFormat = formatter(oneDay ? { hour: "numeric", minute: "2-digit" } : { day: "numeric", month: "short" });
+  /** @type {string | null} */
   let previous = null;
   const tickIndices = dateTicks(points.length, plotWidth);
   tickIndices.forEach((index, order) => {
