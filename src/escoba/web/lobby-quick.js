@@ -30,7 +30,7 @@ let askNickname = () => {};
 let seeking = null; // {rules, players, nickname, rated, since} while waiting
 let waited = false;
 /** @type {number | undefined} */
-let ticking = undefined;
+let ticking;
 
 // A field or button of the panel (its inputs, lists and buttons used alike).
 /** @param {string} id */
