@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "js_types.py"
 
@@ -22,6 +24,7 @@ def _script() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_the_committed_types_are_the_models() -> None:
     """Fix: ``python scripts/js_types.py update`` after changing a model of the wire."""
     done = subprocess.run(
@@ -30,6 +33,7 @@ def test_the_committed_types_are_the_models() -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 def test_a_changed_model_fails_the_check(tmp_path: Path) -> None:
     js_types = _script()
     js_types.OUT = tmp_path / "protocol.d.ts"
@@ -41,6 +45,7 @@ def test_a_changed_model_fails_the_check(tmp_path: Path) -> None:
     assert js_types.main(["check"]) == 1
 
 
+@pytest.mark.slow
 def test_every_model_of_the_wire_has_its_type() -> None:
     text = _script().generate()
     for name in (
