@@ -262,6 +262,7 @@ class _Named:
 # -- across the processes of a site -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_hundred_people_over_three_processes_are_each_paired_once(
     tmp_path: Path, redis_store: TestRedis
 ) -> None:

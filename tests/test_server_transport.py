@@ -809,6 +809,7 @@ def test_behind_a_trusted_tls_proxy_the_session_cookie_is_secure(tmp_path: Path)
         assert "Secure" not in made.headers["set-cookie"]
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_said_before_playing_at(tmp_path: Path) -> None:
     """A port another program listens on: one line, exit code 2, and no "playing at"."""
     with socket.socket() as taken:

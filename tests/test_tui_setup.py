@@ -59,6 +59,7 @@ async def choose(pilot: Pilot[SetupChoice | None], selector: str, value: object)
     await pilot.pause()
 
 
+@pytest.mark.slow
 def test_the_screen_fits_80x24_with_four_players() -> None:
     async def test(app: SetupApp, pilot: Pilot[SetupChoice | None]) -> None:
         fits(app)
