@@ -255,6 +255,8 @@ def test_french_and_brazilian_portuguese_with_plural_forms(page: Any, server: Se
     in it, counts in the form the language gives them (1 modifiée, 2 modifiées)."""
     page.goto(server.url + "/")
     picker = page.locator("#language-picker")
+    # The bar is drawn once the page's texts arrived (a module awaiting them, after load).
+    expect(picker.locator("option")).to_have_count(6, timeout=TIMEOUT)
     names = picker.locator("option").all_inner_texts()
     assert "Français" in names and "Português (Brasil)" in names
     picker.select_option("fr")
