@@ -449,6 +449,11 @@ def test_the_leaderboard_lists_settled_active_players_by_rating_beside_the_compu
     levels = {entry["level"]: entry["rating"] for entry in board["computers"]}
     assert levels["beginner"] == 1000 and levels["hard"] > levels["easy"]
     assert board["you"] is None
+    ranks = {
+        name: client.get(f"/api/players/{name}").json()["ratings"]["escoba"]["rank"]
+        for name in ("Top", "Second", "Idle", "Newcomer")
+    }
+    assert ranks == {"Top": 1, "Second": 2, "Idle": None, "Newcomer": None}
     assert_refused(client.get("/api/leaderboard/chess"), 422, "bad_request")
 
 

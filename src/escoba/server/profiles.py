@@ -30,7 +30,7 @@ from .protocol.accounts import (
 from .storage.accounts import AccountStore
 from .storage.rated import sides_of
 from .storage.repository import Storage
-from .storage.standings import Standings
+from .storage.standings import BoardRule, Standings
 from .storage.tables import RatingRow
 
 __all__ = ["BOARD_SIZE", "leaderboard", "profile", "room_ratings"]
@@ -42,15 +42,10 @@ PROFILE_MATCHES: Final = 200
 SHOWN_MATCHES: Final = 30
 
 
-def _on_board(row: RatingRow) -> bool:
-    return not ratings.shown(row.mu, row.sigma).provisional
-
-
-def _board(store: Standings, game: str, now: datetime) -> list[tuple[int, str, RatingRow]]:
+def _rule(now: datetime) -> BoardRule:
+    """Who stands on a leaderboard at ``now``: enough rated matches, recently, settled."""
     since = now - timedelta(days=ratings.ACTIVE_DAYS)
-    # Provisional ratings are not ranked: read more than shown, keep the settled ones.
-    found = store.board(game, since, ratings.BOARD_MATCHES, BOARD_SIZE * 4)
-    return [entry for entry in found if _on_board(entry[2])]
+    return BoardRule(since, ratings.BOARD_MATCHES, ratings.SETTLED_SIGMA)
 
 
 def _view(row: RatingRow, rank: int | None) -> RatingView:
@@ -78,7 +73,7 @@ def _computers(game: str) -> list[BoardComputer]:
 
 def leaderboard(store: Standings, game: str, now: datetime, account_id: int | None) -> Leaderboard:
     """A game's leaderboard, with the reader's own place when signed in."""
-    board = _board(store, game, now)
+    rule = _rule(now)
     players = [
         BoardEntry(
             rank=place,
@@ -87,16 +82,13 @@ def leaderboard(store: Standings, game: str, now: datetime, account_id: int | No
             deviation=ratings.shown(row.mu, row.sigma).deviation,
             matches=row.matches,
         )
-        for place, (_, name, row) in enumerate(board[:BOARD_SIZE], start=1)
+        for place, (name, row) in enumerate(store.board(game, rule, BOARD_SIZE), start=1)
     ]
     you = None
     if account_id is not None:
         mine = next((row for row in store.ratings(account_id) if row.game == game), None)
         if mine is not None:
-            rank = next(
-                (place for place, entry in enumerate(board, 1) if entry[0] == account_id), None
-            )
-            you = YourRank(**_view(mine, rank).model_dump())
+            you = YourRank(**_view(mine, store.rank(game, rule, account_id)).model_dump())
     return Leaderboard(game=game, players=players, computers=_computers(game), you=you)  # type: ignore[arg-type]
 
 
@@ -121,12 +113,8 @@ def profile(
         return None
     mine = reader == account.id
     rows = store.ratings(account.id)
-    ranks: dict[str, int | None] = {}
-    for row in rows:
-        board = _board(store, row.game, now)
-        ranks[row.game] = next(
-            (place for place, entry in enumerate(board, 1) if entry[0] == account.id), None
-        )
+    rule = _rule(now)
+    ranks = {row.game: store.rank(row.game, rule, account.id) for row in rows}
     history: dict[str, list[dict[str, Any]]] = {}
     changes = {}
     for change in store.rating_history(account.id):

@@ -30,6 +30,7 @@ __all__ = [
     "GAMES",
     "MODEL",
     "PROVISIONAL_DEVIATION",
+    "SETTLED_SIGMA",
     "Shown",
     "elo",
     "game_of",
@@ -55,6 +56,8 @@ POINTS_PER_MU: Final = ELO / (math.sqrt(2) * BETA)
 """Elo points for one unit of ``mu`` (about 29.5)."""
 PROVISIONAL_DEVIATION: Final = 350
 """A rating is provisional while its shown deviation (two ``sigma``) is above this."""
+SETTLED_SIGMA: Final = PROVISIONAL_DEVIATION / (2 * POINTS_PER_MU)
+"""The ``sigma`` at and below which a rating is settled (what the leaderboard asks of it)."""
 BOARD_MATCHES: Final = 10
 """Rated matches a player needs in a game to be on its leaderboard."""
 ACTIVE_DAYS: Final = 28
@@ -100,7 +103,7 @@ def shown(mu: float, sigma: float) -> Shown:
     Shown(rating=1500, deviation=491, provisional=True)
     """
     deviation = round(2 * sigma * POINTS_PER_MU)
-    return Shown(round(elo(mu)), deviation, deviation > PROVISIONAL_DEVIATION)
+    return Shown(round(elo(mu)), deviation, sigma > SETTLED_SIGMA)
 
 
 def new_rating() -> tuple[float, float]:

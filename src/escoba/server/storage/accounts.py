@@ -7,7 +7,6 @@ SHA-256, a password only as its Argon2id hash (made by the caller, :mod:`..accou
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,7 +18,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.orm import Session, sessionmaker
 
-from .repository import Storage, _read, _store, _utc
+from .rated import hash_address
+from .repository import Storage, _read, _store, _utc, hash_token
 from .tables import (
     AccountRow,
     FairPlayFlagRow,
@@ -41,7 +41,6 @@ __all__ = [
     "AccountStore",
     "NameTaken",
     "SignedIn",
-    "hash_secret",
 ]
 
 SESSION_DAYS: Final = 30
@@ -52,11 +51,6 @@ SEEN_EVERY: Final = timedelta(hours=1)
 
 class NameTaken(Exception):  # noqa: N818 (a state of the names, not a failure)
     """The username (folded) belongs to another account."""
-
-
-def hash_secret(secret: str) -> str:
-    """The stored form of a random secret (a session's token): its SHA-256."""
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +231,7 @@ class AccountStore:
                 session.execute(delete(SessionRow).where(SessionRow.id == replacing))
             session.add(
                 SessionRow(
-                    id=hash_secret(token),
+                    id=hash_token(token),
                     account_id=account_id,
                     csrf=csrf,
                     created_at=moment,
@@ -252,7 +246,7 @@ class AccountStore:
         its account disabled or deleted)."""
         if not token or len(token) > 128:
             return None
-        session_id = hash_secret(token)
+        session_id = hash_token(token)
         moment = now()
         with self._session() as session:
             found = session.execute(
@@ -334,7 +328,7 @@ class AccountStore:
     ) -> str | None:
         """A new passkey ceremony's id; None when ``address`` has ``most`` under way."""
         flow = secrets.token_urlsafe(24)
-        place = None if address is None else hash_secret(address)
+        place = None if address is None else hash_address(address)
         with self._session() as session:
             session.execute(delete(FlowRow).where(FlowRow.expires_at < now()))
             if place is not None and most is not None:

@@ -178,7 +178,8 @@ def default_database_url() -> str:
 
 
 def hash_token(token: str) -> str:
-    """The stored form of a seat token: its SHA-256 (tokens are random, so no salt needed)."""
+    """The stored form of a token (a seat's, a session's): its SHA-256 (tokens are random,
+    so no salt needed)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -256,6 +257,15 @@ class StoredRoom:
     seats: tuple[SeatRow, ...]
     match: MatchRow
     game: Game
+
+
+def latest_match(session: Session, room_id: str) -> MatchRow:
+    """A room's latest match (every room has one)."""
+    match = session.scalars(
+        select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.number.desc())
+    ).first()
+    assert match is not None, "every room has a match"
+    return match
 
 
 def _seats(session: Session, room_id: str) -> tuple[SeatRow, ...]:
@@ -815,10 +825,7 @@ class Storage:
             room = session.get(RoomRow, room_id)
             if room is None:
                 return None
-            match = session.scalars(
-                select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.number.desc())
-            ).first()
-            assert match is not None, "every room has a match"
+            match = latest_match(session, room_id)
             seats = _seats(session, room_id)
             game = Game.from_record(self._record(session, room, match))
             return StoredRoom(room, seats, match, game)

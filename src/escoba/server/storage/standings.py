@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql.elements import ColumnElement
 
-from .repository import Storage, _read, _utc
+from .repository import Storage, _read, _utc, latest_match
 from .tables import (
     AccountRow,
     MatchPlayerRow,
@@ -21,7 +23,29 @@ from .tables import (
     SeatRow,
 )
 
-__all__ = ["Standings"]
+__all__ = ["BoardRule", "Standings"]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRule:
+    """Who stands on a leaderboard: at least ``least_matches`` rated matches, the last one
+    since ``active_since``, a ``sigma`` no higher than ``most_sigma`` (settled), and an
+    account neither disabled nor deleted."""
+
+    active_since: datetime
+    least_matches: int
+    most_sigma: float
+
+
+def _on_board(game: str, rule: BoardRule) -> list[ColumnElement[bool]]:
+    return [
+        RatingRow.game == game,
+        RatingRow.matches >= rule.least_matches,
+        RatingRow.played_at >= _utc(rule.active_since),
+        RatingRow.sigma <= rule.most_sigma,
+        AccountRow.disabled.is_(False),
+        AccountRow.username.is_not(None),
+    ]
 
 
 class Standings:
@@ -50,27 +74,43 @@ class Standings:
             )
 
     @_read
-    def board(
-        self, game: str, active_since: datetime, least_matches: int, limit: int
-    ) -> list[tuple[int, str, RatingRow]]:
-        """The players of a game's leaderboard, best first: ``(account id, username,
-        rating)`` with at least ``least_matches`` rated matches, the last one since
-        ``active_since``, not disabled. Ordered by ``mu`` (the rating shown)."""
+    def board(self, game: str, rule: BoardRule, limit: int) -> list[tuple[str, RatingRow]]:
+        """A game's leaderboard, best first: ``(username, rating)`` of the players ``rule``
+        admits. Ordered by ``mu`` (the rating shown), then by account."""
         with self._session() as session:
             rows = session.execute(
                 select(RatingRow, AccountRow.username)
                 .join(AccountRow, AccountRow.id == RatingRow.account_id)
-                .where(
-                    RatingRow.game == game,
-                    RatingRow.matches >= least_matches,
-                    RatingRow.played_at >= _utc(active_since),
-                    AccountRow.disabled.is_(False),
-                    AccountRow.username.is_not(None),
-                )
+                .where(*_on_board(game, rule))
                 .order_by(RatingRow.mu.desc(), RatingRow.account_id)
                 .limit(limit)
             ).all()
-            return [(rating.account_id, name or "", rating) for rating, name in rows]
+            return [(name or "", rating) for rating, name in rows]
+
+    @_read
+    def rank(self, game: str, rule: BoardRule, account_id: int) -> int | None:
+        """The account's place on the game's leaderboard, or None when ``rule`` leaves it off."""
+        with self._session() as session:
+            mine = session.execute(
+                select(RatingRow.mu)
+                .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                .where(*_on_board(game, rule), RatingRow.account_id == account_id)
+            ).first()
+            if mine is None:
+                return None
+            above = session.scalar(
+                select(func.count())
+                .select_from(RatingRow)
+                .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                .where(
+                    *_on_board(game, rule),
+                    or_(
+                        RatingRow.mu > mine.mu,
+                        and_(RatingRow.mu == mine.mu, RatingRow.account_id < account_id),
+                    ),
+                )
+            )
+            return int(above or 0) + 1
 
     @_read
     def ratings(self, account_id: int) -> list[RatingRow]:
@@ -132,10 +172,7 @@ class Standings:
             room = session.get(RoomRow, room_id)
             if room is None:
                 return None
-            match = session.scalars(
-                select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.number.desc())
-            ).first()
-            assert match is not None
+            match = latest_match(session, room_id)
             changes = session.execute(
                 select(RatingChangeRow, AccountRow.username)
                 .join(AccountRow, AccountRow.id == RatingChangeRow.account_id)

@@ -45,7 +45,8 @@ from ...protocol.accounts import (
     PasskeyView,
 )
 from ...rooms.registry import Registry
-from ...storage.accounts import SESSION_DAYS, AccountStore, NameTaken, SignedIn, hash_secret
+from ...storage.accounts import SESSION_DAYS, AccountStore, NameTaken, SignedIn
+from ...storage.repository import hash_token
 from ..deps import (
     SESSION_COOKIE,
     Account,
@@ -98,7 +99,7 @@ async def _sign_in(
     """A new session for the account; the one the browser presented, if any, ends (a session
     is never reused, whoever chose its value)."""
     cookie = request.cookies.get(SESSION_COOKIE)
-    presented = hash_secret(cookie) if cookie else None
+    presented = hash_token(cookie) if cookie else None
     token, csrf = await rooms.stored(store.new_session, account_id, presented)
     response.set_cookie(
         SESSION_COOKIE,
