@@ -25,6 +25,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "AccountRow",
+    "AnalysisRow",
     "Base",
     "FairPlayFlagRow",
     "FlowRow",
@@ -277,3 +278,29 @@ class FairPlayFlagRow(Base):
     reason: Mapped[str] = mapped_column(String(32))
     accounts: Mapped[list[int]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class AnalysisRow(Base):
+    """A finished match's analysis (see ``escoba.ai.analysis``), worked out in the background:
+    ``queued``, ``running`` (claimed by one process until its lease ends), ``done`` or
+    ``failed``."""
+
+    __tablename__ = "analyses"
+    __table_args__ = (Index("ix_analyses_queue", "status", "requested_at"),)
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    """The ``ANALYSIS_VERSION`` it was made with: an older one is redone when asked for."""
+    status: Mapped[str] = mapped_column(String(16))
+    moves: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    """``MoveAnalysis.to_dict()`` of the moves analysed so far, in order: a resumed run goes on
+    from ``len(moves)``."""
+    total: Mapped[int | None] = mapped_column(Integer)
+    """The moves to analyse; None until a runner has listed them."""
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    """The process working it out (``running``)."""
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    """Its lease: past it, another process may claim it again and resume."""
+    error: Mapped[str | None] = mapped_column(String(512))
