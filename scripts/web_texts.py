@@ -47,8 +47,8 @@ LOCALE: Final = ROOT / "src" / "escoba" / "locale"
 DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
-    "account", "common", "error", "game", "history", "language", "leaderboard", "learn",
-    "lobby", "nav", "profile", "ratings", "replay", "rules", "scorepad", "talk",
+    "account", "analysis", "common", "error", "game", "history", "language", "leaderboard",
+    "learn", "lobby", "nav", "profile", "ratings", "replay", "rules", "scorepad", "talk",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 
