@@ -27,6 +27,8 @@ from .tables import (
     MatchPlayerRow,
     MatchRow,
     PasskeyRow,
+    PuzzleAttemptRow,
+    PuzzleRatingRow,
     RatingChangeRow,
     RatingRow,
     RoomRow,
@@ -472,6 +474,12 @@ class AccountStore:
             sessions = session.scalars(
                 select(SessionRow).where(SessionRow.account_id == account_id)
             ).all()
+            puzzles = session.get(PuzzleRatingRow, account_id)
+            tries = session.scalars(
+                select(PuzzleAttemptRow)
+                .where(PuzzleAttemptRow.account_id == account_id)
+                .order_by(PuzzleAttemptRow.at, PuzzleAttemptRow.puzzle_id)
+            ).all()
             return {
                 "username": account.username,
                 "created_at": _utc(account.created_at).isoformat(),
@@ -507,6 +515,20 @@ class AccountStore:
                     }
                     for row in changes
                 ],
+                "puzzle_rating": None
+                if puzzles is None
+                else {
+                    "mu": puzzles.mu,
+                    "sigma": puzzles.sigma,
+                    "streak": puzzles.streak,
+                    "best_streak": puzzles.best_streak,
+                    "solved": puzzles.solved,
+                    "attempted": puzzles.attempted,
+                },
+                "puzzles": [
+                    {"puzzle": row.puzzle_id, "solved": row.solved, "at": _utc(row.at).isoformat()}
+                    for row in tries
+                ],
                 "matches": [
                     {
                         "match": match.id,
@@ -532,7 +554,14 @@ class AccountStore:
         matches stay, played by a "deleted player" (its seats keep no name; whoever holds a
         seat's token may still play it)."""
         with self._session() as session:
-            for table in (SessionRow, PasskeyRow, FlowRow, RatingRow):
+            for table in (
+                SessionRow,
+                PasskeyRow,
+                FlowRow,
+                RatingRow,
+                PuzzleRatingRow,
+                PuzzleAttemptRow,
+            ):
                 session.execute(delete(table).where(table.account_id == account_id))
             session.execute(
                 update(SeatRow).where(SeatRow.account_id == account_id).values(nickname=None)

@@ -34,6 +34,8 @@ __all__ = [
     "MatchRow",
     "MoveRow",
     "PasskeyRow",
+    "PuzzleAttemptRow",
+    "PuzzleRatingRow",
     "RatingChangeRow",
     "RatingRow",
     "RoomRow",
@@ -304,3 +306,31 @@ class AnalysisRow(Base):
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     """Its lease: past it, another process may claim it again and resume."""
     error: Mapped[str | None] = mapped_column(String(512))
+
+
+class PuzzleRatingRow(Base):
+    """An account's puzzle rating (OpenSkill's ``mu`` and ``sigma``, the puzzles as settled
+    opponents), its run of puzzles solved in a row and its counts."""
+
+    __tablename__ = "puzzle_ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """Puzzles solved in a row at their first try, up to the latest."""
+    best_streak: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    solved: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    attempted: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PuzzleAttemptRow(Base):
+    """An account's first try of a puzzle: only that one changed its puzzle rating."""
+
+    __tablename__ = "puzzle_attempts"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
