@@ -37,6 +37,7 @@
 //                               in Scopone), then 1-n a capture set, Escape cancels, h hint,
 //                               r rules, s score pad
 //   winner, rematch-button      when the match is over
+//   analyse-button              then too: the match's replay with its analysis (game-analyse.js)
 //   talk-button, talk-panel, phrase-<id>, talk-bubble, ...   table talk: see game-talk.js
 //   abandoned-banner, replace-seat, claim-match   a seat abandoned: see game-abandon.js
 //   clock-<seat>                a seat's clock: see game-clock.js
@@ -58,6 +59,7 @@ import { drawSoundButton, eventEffects, toggleSound } from "./game-effects.js";
 import { wakeSound } from "./sound.js";
 import { drawTalk, heardTalk, retranslateTalk, setUpTalk } from "./game-talk.js";
 import { followClock } from "./game-clock.js";
+import { analyseMatch } from "./game-analyse.js";
 import { drawAbandoned, setUpAbandoned, withEnd } from "./game-abandon.js";
 import { followRatings, ratingsAnnouncement, ratingsBlock, setUpRatings } from "./game-ratings.js";
 
@@ -180,6 +182,7 @@ function draw() {
   byId("winner").textContent = winnerText(state);
   drawRatings();
   byId("rematch-button").hidden = match.seat === null;
+  byId("analyse-button").hidden = match.seat === null;
   // the end of a match: the last hand's score pad first, then the winner
   overBox.hidden = !match.over || ui.paused;
   byId("hint-button").hidden = match.seat === null;
@@ -632,6 +635,7 @@ function start() {
   byId("piles-button").addEventListener("click", () => showPiles(state));
   byId("piles-close").addEventListener("click", () => closeDialog(byId("piles-dialog")));
   byId("rematch-button").addEventListener("click", rematch);
+  byId("analyse-button").addEventListener("click", () => state && analyseMatch(roomId, state.room.match_number, toast));
   byId("take-back").addEventListener("click", takeBack);
   byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));
   byId("copy-invite").addEventListener("click", copyInvite);

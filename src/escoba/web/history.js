@@ -14,6 +14,7 @@
 //   history-list    the <tbody> holding your matches
 //   history-row     one of your matches (<tr>), with data-match="<match id>"; it links to
 //                   /replay/<id>
+//   history-analyse a row's "Analyse" link: the replay with its analysis (/replay/<id>?analyse=1)
 //   history-public  the public switch of one of your matches (a checkbox, in its row)
 //   history-stats   the statistics table; each row data-testid="stats-row", with
 //                   data-opponents="<level>|people|mixed|all"
@@ -235,8 +236,13 @@ function row(match, { yours = false } = {}) {
     winnerCell,
   ];
   if (yours) cells.push(el("td", { class: "public", "data-label": t("history.col.public") }, publicSwitch(/** @type {Protocol.YourMatch} */ (match))));
+  // Beside the replay, its analysis: the replay opened asking for it (replay-analysis.js).
   cells.push(el("td", { class: "action" },
-    el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` })));
+    el("a", { class: "button primary", href, title: t("history.watch_title", { id: match.id }), text: `▶ ${t("history.watch")}` }),
+    el("a", {
+      class: "button", href: `${href}?analyse=1`, "data-testid": "history-analyse",
+      title: t("history.analyse_title", { id: match.id }), text: t("history.analyse"),
+    })));
   const tr = el("tr", { "data-testid": yours ? "history-row" : "public-row", "data-match": match.id }, ...cells);
   // The whole row opens the replay; the links and the switch inside keep their own behaviour.
   tr.addEventListener("click", (event) => {

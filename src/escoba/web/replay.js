@@ -31,6 +31,7 @@ import { el, heldTokens, keepReplay, keptReplay, leader, seatName, sideName, sid
 import { applyTexts, t, tn } from "./i18n.js";
 import { deckStyle } from "./prefs.js";
 import { ApiError, api, rulesName } from "./rooms.js";
+import { analysisAt, setUpAnalysis } from "./replay-analysis.js";
 import { explainedTable } from "./score-explained.js";
 
 const BASE_DELAY = 1100; // milliseconds a position stays at 1× autoplay
@@ -331,6 +332,7 @@ function render() {
   renderEvent(step);
   renderScores(step);
   renderResult(step);
+  analysisAt(state.index);
 }
 
 // -- moving through the match
@@ -481,6 +483,21 @@ async function load() {
     } else state.failure = { code: "network", message: String(problem?.message ?? problem) };
   }
   render();
+  if (state.data) startAnalysis();
+}
+
+// The analysis of the match, below the replay (replay-analysis.js).
+function startAnalysis() {
+  const data = state.data;
+  setUpAnalysis({
+    id: String(data.match ?? state.id),
+    tokens: heldTokens,
+    public: Boolean(data.public),
+    sides: state.sides,
+    seatName: name,
+    sideName: (side) => sideName(data.names, state.sides[side] ?? [], data.levels),
+    go: (step) => go(step),
+  }, state.index);
 }
 
 mountHeader($("site-header"));
