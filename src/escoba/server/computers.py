@@ -12,6 +12,11 @@ searches took, and a free worker takes the search that would end first were ever
 served in turn, the room's charge plus what its searches usually cost. A room whose searches
 are light, or rare, is served as soon as a worker is free, however many rooms of ``expert``
 seats keep the others busy; a room that keeps asking gets its share and no more.
+
+Match analyses (:mod:`..analyses`) go in a lane of their own, below every room: a free worker
+takes an analysis's position only when no room's search is waiting, and at most
+``analysis_workers`` positions are worked out at once, so a room's move or hint waits behind
+an analysis for at most the one position a worker is busy with (a few tenths of a second).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from ..ai.analysis import Analyst, MoveAnalysis, Position
 from ..ai.coach import Advice, Coach
 from ..moves import Move
 from ..observation import Observation
@@ -93,6 +99,10 @@ def _advise(seed: int, observation: Observation) -> Advice:
     return Coach(seed=seed).advise(observation)
 
 
+def _analyse(seed: int, budget: int, min_deals: int, position: Position) -> MoveAnalysis:
+    return Analyst(seed=seed, budget=budget, min_deals=min_deals).analyse_position(position)
+
+
 @dataclass(eq=False)
 class _Search:
     """A search waiting for a worker, or being worked out."""
@@ -115,9 +125,12 @@ class Thinkers:
         *,
         clock: Callable[[], float] = time.monotonic,
         executor: Executor | None = None,
+        analysis_workers: int = 1,
     ) -> None:
         self.workers = workers
         self.backlog = backlog
+        self.analysis_workers = analysis_workers
+        """Analyses' positions worked out at once, at most (when no room waits)."""
         self.clock = clock
         self._pool: Executor | None = executor
         self._estimates: dict[str, float] = {}
@@ -131,11 +144,19 @@ class Thinkers:
         self._now = 0.0
         """The tag of the last search handed to a worker: a room that begins asking
         starts here, so that time it did not use earns it nothing later."""
+        self._low: deque[_Search] = deque()
+        """Analyses' positions waiting, first come first served, after every room's."""
+        self._low_running = 0
 
     @property
     def waiting(self) -> int:
         """Searches asked for and not yet answered (waiting or being worked out)."""
         return sum(map(len, self._queues.values())) + sum(self._running.values())
+
+    @property
+    def busy(self) -> int:
+        """Workers busy now (rooms' searches and analyses' positions)."""
+        return sum(self._running.values()) + self._low_running
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -198,10 +219,11 @@ class Thinkers:
         return search
 
     def _dispatch(self) -> None:
-        """Hand waiting searches to the free workers, fairest first."""
-        while sum(self._running.values()) < self.workers:
+        """Hand waiting searches to the free workers, fairest first, then analyses'."""
+        while self.busy < self.workers:
             search = self._next()
             if search is None:
+                self._dispatch_low()
                 return
             if search.answer.done():  # cancelled while it waited
                 self._forget(search.owner)
@@ -212,6 +234,35 @@ class Thinkers:
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(self._executor(), search.work, *search.args)
             future.add_done_callback(functools.partial(self._done, search, started))
+
+    def _dispatch_low(self) -> None:
+        """No room waits: hand analyses' positions to the free workers, within their share."""
+        while self.busy < self.workers and self._low_running < self.analysis_workers:
+            if not self._low:
+                return
+            search = self._low.popleft()
+            if search.answer.done():  # cancelled while it waited
+                continue
+            self._low_running += 1
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._executor(), search.work, *search.args)
+            future.add_done_callback(functools.partial(self._low_done, search))
+
+    def _low_done(self, search: _Search, done: asyncio.Future[Any]) -> None:
+        self._low_running -= 1
+        error = None if done.cancelled() else done.exception()
+        if isinstance(error, BrokenProcessPool) and search.tries == 0:
+            self._discard()
+            search.tries += 1
+            self._low.appendleft(search)
+        elif not search.answer.done():
+            if done.cancelled():
+                search.answer.cancel()
+            elif error is not None:
+                search.answer.set_exception(error)
+            else:
+                search.answer.set_result(done.result())
+        self._dispatch()
 
     def _done(self, search: _Search, started: float, done: asyncio.Future[Any]) -> None:
         owner = search.owner
@@ -255,6 +306,26 @@ class Thinkers:
         if self.waiting >= self.backlog:
             raise Busy
         return await self._run(owner, _advise, seed, observation)
+
+    async def analyse(
+        self, position: Position, seed: int, *, budget: int, min_deals: int
+    ) -> MoveAnalysis:
+        """One position of a match's analysis, worked out when no room's search waits."""
+        search = _Search(
+            "",
+            _analyse,
+            (seed, budget, min_deals, position),
+            asyncio.get_running_loop().create_future(),
+        )
+        self._low.append(search)
+        self._dispatch()
+        try:
+            result: MoveAnalysis = await search.answer
+        except asyncio.CancelledError:
+            if search in self._low:
+                self._low.remove(search)
+            raise
+        return result
 
     def _discard(self) -> None:
         pool, self._pool = self._pool, None

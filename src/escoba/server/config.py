@@ -160,6 +160,14 @@ class Timings:
     abandon_after: float = 60.0
     """A taken person seat with no connection this long is abandoned (``escoba serve
     --abandon-after``): the others may give it to a computer, or claim the match."""
+    analysis_poll: float = 5.0
+    """The match analyses' runner looks for work this often besides when one is requested
+    (an analysis another process was asked for, or one whose runner stopped)."""
+    analysis_lease: float = 60.0
+    """A runner holds the analysis it works on this long from its last save: past that,
+    another process takes it over and resumes from the moves stored."""
+    analysis_save: float = 1.0
+    """A running analysis's new moves are stored this often (and when it ends)."""
     quick_match_wait: float = 20.0
     """A person waiting for a quick match is told after this long that they may fill the free
     seats with computers (``escoba serve --quick-match-wait``)."""
@@ -250,9 +258,24 @@ class Settings:
     ``escoba.example.org``; None: the host each request names. A passkey made for one
     site is refused by every other."""
 
+    analysis: bool = True
+    """Finished matches are analysed when their players ask (in the background, on the
+    computers' workers when no room needs them); False: the analyses stored are shown, no new
+    one is made."""
+    analysis_budget: int = 40_000
+    """Positions the analysis's search visits a move (``escoba.ai.analysis.ANALYSIS_BUDGET``)."""
+    analysis_min_deals: int = 100
+    """Deals the analysis's search looks at a move at least."""
+    analysis_workers: int = 1
+    """Analyses' positions worked out at once, at most, and only on workers no room needs."""
+
     def __post_init__(self) -> None:
         if not _number(self.pace) or self.pace < 0:
             raise ValueError(f"pace: must be seconds (0 or more), got {self.pace!r}")
+        for name in ("analysis_budget", "analysis_min_deals", "analysis_workers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name}: must be a whole number from 1, got {value!r}")
 
 
 DEFAULT_SETTINGS: Final = Settings()

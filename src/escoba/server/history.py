@@ -44,6 +44,7 @@ __all__ = [
     "DELETED_PLAYER",
     "MAX_LISTED",
     "MAX_TOKENS",
+    "AnalysisRequest",
     "MatchId",
     "MatchTally",
     "PublicChoice",
@@ -94,6 +95,14 @@ class PublicChoice(SeatTokens):
     """Make a finished match public (``true``) or private again, as one of its players."""
 
     public: StrictBool
+
+
+class AnalysisRequest(SeatTokens):
+    """Ask for a finished match's analysis, as one of its players (or anyone, a public match),
+    and read it in a language and a deck (the explanations name cards)."""
+
+    language: str = Field(default="en", max_length=8)
+    deck: str = Field(default="french", max_length=16)
 
 
 class PublicSwitch(_Model):

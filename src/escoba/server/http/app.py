@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import memory
 from ..accounts import Passwords, SignInLimits
+from ..analyses import Runner
 from ..config import DEFAULT_SETTINGS, Settings
 from ..errors import Refusal
 from ..history import SweepCounts
@@ -31,12 +32,25 @@ from ..lobby import LocalQueue, OpenTables, QuickMatch, Seeker, SeekKey
 from ..protocol import SeatTicket
 from ..rooms.registry import Registry
 from ..storage.accounts import AccountStore
+from ..storage.puzzles import PuzzleStore
 from ..storage.repository import Storage, default_database_url
 from ..storage.standings import Standings
 from . import socket
 from .deps import validation_text
 from .middleware import BodyLimit, SameSite, SecurityHeaders
-from .routes import accounts, lobby, matches, pages, players, rooms, scorepad, texts, tutorial
+from .routes import (
+    accounts,
+    analysis,
+    lobby,
+    matches,
+    pages,
+    players,
+    puzzles,
+    rooms,
+    scorepad,
+    texts,
+    tutorial,
+)
 from .routes.pages import WEB
 
 __all__ = ["WEB", "create_app"]
@@ -92,6 +106,11 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         app.state.lobby = lobby
         app.state.quick_match = quick
         await registry.start()
+        # Finished matches analysed in the background, on the workers rooms leave free.
+        analyses = Runner(storage, registry.thinkers, settings) if settings.analysis else None
+        app.state.analyses = analyses
+        if analyses is not None:
+            analyses.start()
         if settings.redis_url is not None:  # alone, a process knows every entry as it changes
             registry.in_background(lobby.upkeep())
         # What exists now (modules, the app) lives as long as the server: keep it out of the
@@ -104,6 +123,8 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
         waves.cancel()
         await quick.close()
         await lobby.close()
+        if analyses is not None:
+            await analyses.close()
         await registry.close()
         storage.close()
 
@@ -117,9 +138,11 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.state.settings = settings
     app.state.storage = storage
     app.state.waves = waves
+    app.state.analyses = None  # the background runner, once the lifespan starts it
     app.state.sweeps = SweepCounts()  # each finished match's, counted once
     app.state.accounts = AccountStore(storage)
     app.state.standings = Standings(storage)
+    app.state.puzzles = PuzzleStore(storage)
     app.state.passwords = Passwords(settings.password_cost)
     app.state.sign_in_limits = SignInLimits(app.state.accounts, settings.limits, settings.clock)
     app.add_middleware(SameSite, origins=tuple(settings.origins))
@@ -150,7 +173,9 @@ def create_app(settings: Settings = DEFAULT_SETTINGS) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(lobby.router)
     app.include_router(matches.router)
+    app.include_router(analysis.router)
     app.include_router(accounts.router)
     app.include_router(players.router)
+    app.include_router(puzzles.router)
     app.include_router(socket.router)
     return app

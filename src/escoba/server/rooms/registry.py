@@ -128,7 +128,11 @@ class Registry:
         self._creating_rooms = 0
         self._io = ThreadPoolExecutor(STORAGE_THREADS, thread_name_prefix="escoba-storage")
         self.writer = MoveWriter(storage)
-        self.thinkers = Thinkers(self.limits.computer_workers, self.limits.computer_backlog)
+        self.thinkers = Thinkers(
+            self.limits.computer_workers,
+            self.limits.computer_backlog,
+            analysis_workers=settings.analysis_workers,
+        )
         self._tasks: set[asyncio.Task[None]] = set()
         self._probe: asyncio.Task[None] | None = None
         self._storage_back = asyncio.Event()
