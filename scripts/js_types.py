@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from escoba.server import history
-from escoba.server.protocol import accounts, messages
+from escoba.server.protocol import accounts, analysis, messages
 
 OUT = Path(__file__).resolve().parent.parent / "types" / "protocol.d.ts"
 
@@ -54,6 +54,7 @@ REQUESTS: list[type[BaseModel]] = [
     accounts.DeleteAccount,
     history.SeatTokens,
     history.PublicChoice,
+    history.AnalysisRequest,
 ]
 
 # What the server sends: every field is there (the server dumps whole models).
@@ -103,6 +104,7 @@ ANSWERS: list[type[BaseModel]] = [
     history.YourMatch,
     history.MatchTally,
     history.YourMatches,
+    analysis.AnalysisView,
 ]
 
 # Unions of the messages by their ``type``.

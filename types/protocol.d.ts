@@ -16,6 +16,56 @@ declare namespace Protocol {
     passkeys: PasskeyView[];
   }
 
+  /** One move that stood in the match, valued against the best move of its position. */
+  interface AnalysedMove {
+    index: number;
+    step: number;
+    hand_number: number;
+    seat: number;
+    side: number;
+    move: string;
+    best: string;
+    value: number;
+    best_value: number;
+    loss: number;
+    judgement: "only" | "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+    exact: boolean;
+    lead: number | null;
+    text: string | null;
+  }
+
+  /** A seat's figures over its moves analysed so far. */
+  interface AnalysisPlayer {
+    seat: number;
+    accuracy: number | null;
+    counts: JudgementCounts;
+  }
+
+  /**
+   * Ask for a finished match's analysis, as one of its players (or anyone, a public match),
+   * and read it in a language and a deck (the explanations name cards).
+   */
+  interface AnalysisRequest {
+    tokens: string[];
+    language?: string;
+    deck?: string;
+  }
+
+  /** A finished match's analysis, as far as it has gone. */
+  interface AnalysisView {
+    match: number;
+    status: "none" | "queued" | "running" | "done" | "failed";
+    /** Moves analysed so far. */
+    done: number;
+    /** Moves to analyse; None until the analysis has begun. */
+    total: number | null;
+    version: number;
+    /** Every seat, in seat order. */
+    players: AnalysisPlayer[];
+    /** The moves analysed so far, in order. */
+    moves: AnalysedMove[];
+  }
+
   interface BoardComputer {
     level: string;
     rating: number;
@@ -184,6 +234,16 @@ declare namespace Protocol {
     nickname: string;
     /** default: the first free */
     seat?: number | null;
+  }
+
+  /** How many of a seat's moves fell in each class. */
+  interface JudgementCounts {
+    only: number;
+    best: number;
+    good: number;
+    inaccuracy: number;
+    mistake: number;
+    blunder: number;
   }
 
   interface Leaderboard {
