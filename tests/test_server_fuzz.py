@@ -911,6 +911,11 @@ VALID_BODIES: dict[str, Any] = {
     "/api/rooms/{room_id}/join": {"nickname": "Bea", "seat": 1},
     "/api/matches/mine": {"tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"]},
     "/api/matches/{match_id}/replay": {"tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"]},
+    "/api/matches/{match_id}/analysis": {
+        "tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"],
+        "language": "es",
+        "deck": "spanish",
+    },
     "/api/account/register": {"username": "Fuzz Cy", "password": PASSWORD},
     "/api/account/sign-in": {"username": "Fuzz Ana", "password": PASSWORD},
     "/api/account/sign-out": {},
