@@ -414,6 +414,42 @@ def test_an_analysis_requested_is_made_once_with_the_analysts_values(tmp_path: P
 
 
 @pytest.mark.slow
+def test_two_processes_asked_at_once_make_it_once(tmp_path: Path) -> None:
+    database = tmp_path / "escoba.db"
+    match = stored_matches(database)["ana"]
+    with app_on(database) as one, app_on(database) as two:
+        assert ask(one, match, ANA).status_code == ask(two, match, ANA).status_code == 200
+        done = until_done(one, match, ANA)
+        finished = [client.app.state.analyses.finished for client in (one, two)]  # type: ignore[attr-defined]
+    assert done["status"] == "done"
+    assert sorted(finished) == [0, 1]
+    assert stored_moves(database, match) == direct(database, match)
+
+
+@pytest.mark.slow
+def test_an_analysis_of_an_older_version_is_made_anew_when_asked(tmp_path: Path) -> None:
+    database = tmp_path / "escoba.db"
+    match = stored_matches(database)["ana"]
+    storage = Storage(database_url(database))
+    try:
+        old = AnalysisStore(storage)
+        old.request(match, ANALYSIS_VERSION - 1, AT)
+        assert old.claim("old", AT, LEASE) is not None
+        stale = {**direct(database, match)[0], "value": -9.0}
+        assert old.finish(match, "old", [stale], AT)
+    finally:
+        storage.close()
+    with app_on(database, analysis=False) as client:  # shown as it is where none is made
+        shown = ask(client, match, ANA).json()
+        assert (shown["status"], shown["version"]) == ("done", ANALYSIS_VERSION - 1)
+        assert [move["value"] for move in shown["moves"]] == [-9.0]
+    with app_on(database) as client:
+        done = until_done(client, match, ANA)
+    assert (done["status"], done["version"]) == ("done", ANALYSIS_VERSION)
+    assert stored_moves(database, match) == direct(database, match)
+
+
+@pytest.mark.slow
 def test_the_analysis_is_read_in_the_askers_language_and_deck(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     match = stored_matches(database)["bea"]

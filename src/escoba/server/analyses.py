@@ -217,7 +217,11 @@ def analysis_view(
             players=[_player(seat, None) for seat in range(players)],
             moves=[],
         )
-    moves = tuple(MoveAnalysis.from_dict(move) for move in stored.moves)
+    try:
+        moves = tuple(MoveAnalysis.from_dict(move) for move in stored.moves)
+    except EscobaError as error:  # stored by a version that wrote them otherwise
+        log.warning("analyses: match %d's stored analysis is unreadable: %s", match_id, error)
+        return analysis_view(match_id, players, None, language, deck)
     analysis = MatchAnalysis(players=players, moves=moves, version=stored.version)
     status: AnalysisStatus = stored.status
     return AnalysisView(
