@@ -18,11 +18,12 @@ from textual.widgets import Static
 
 from conftest import build_deck, game_with_deck
 from escoba import RULESETS, Game, Move, Observation, Play, RuleSet, card_name
-from escoba.ai.coach import Coach
+from escoba.ai.coach import Coach, MoveAdvice
 from escoba.cards import DeckStyle
 from escoba.catalogue import keys as catalogue_keys
 from escoba.catalogue import own_texts
 from escoba.cheatsheet import cheat_sheet_lines
+from escoba.messages import Message
 from escoba.observation import Deal
 from escoba.play import LocalMatch, Saves
 from escoba.tui import EscobaApp, ReplayApp, run_app, run_replay
@@ -464,6 +465,31 @@ def test_hand_review_names_a_sweep_given_away_and_the_move_that_kept_it() -> Non
             await check(app, pilot)
 
     asyncio.run(main())
+
+
+def test_hand_review_adds_up_small_losses() -> None:
+    """A hand of moves that each cost a little (under the analysis' inaccuracy, 0.3 points)
+    is not reviewed as a hand without cost: the review says what they added up to; a
+    move that cost 0.3 or more is listed (an inaccuracy, as the match's analysis classes it)."""
+
+    def advice(move: str, loss: float) -> MoveAdvice:
+        verdict = Message("coach.costs_points", {"points": loss, "best": Move.parse("2c")})
+        return MoveAdvice(Move.parse(move), -loss, loss, verdict, ())
+
+    async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
+        app.reviews = {0: [advice("Ad", 0.2), advice("3h", 0.2), advice("2c", 0.0)]}
+        lines = [line.plain for line in app.review_lines(0)]
+        assert lines == [
+            "Hand 1: no single costly move, but small losses added up to about 0.4 points."
+        ]
+        app.reviews = {0: [advice("Ad", 0.05)]}
+        assert [line.plain for line in app.review_lines(0)] == ["Hand 1: no costly moves."]
+        app.reviews = {0: [advice("Ad", 0.3)]}
+        listed = [line.plain for line in app.review_lines(0)]
+        assert listed[0] == "Your moves in hand 1 that cost points:"
+        assert listed[1].startswith("• You drop A♦: Costs about 0.3 points against")
+
+    run(check)
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..ai.analysis import MatchAnalysis
 from ..cards import DeckStyle
 from ..game import Game
 from ..messages import text
@@ -41,6 +42,8 @@ def run_replay(
     person: int | None,
     deck: DeckStyle,
     language: str,
+    analysis: MatchAnalysis | None = None,
 ) -> None:
-    """Step through a recorded match full screen, every seat's cards shown."""
-    ReplayApp(game, levels, person, deck, language).run()
+    """Step through a recorded match full screen, every seat's cards shown (and the analysis
+    of each move, when given)."""
+    ReplayApp(game, levels, person, deck, language, analysis).run()

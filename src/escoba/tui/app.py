@@ -24,6 +24,7 @@ from textual.events import Key, Resize
 from textual.timer import Timer
 from textual.widgets import Static
 
+from ..ai.analysis import INACCURACY
 from ..ai.coach import Coach, MoveAdvice, SweepKeeper, sweep_keeper
 from ..cards import Card, DeckStyle
 from ..catalogue import message_key
@@ -61,8 +62,9 @@ LOG_LINES = 4
 WIDE = 110
 """From this many columns the log of moves stands beside the table and the hand, with more
 of its lines (at 80 columns it is under them)."""
-COSTLY = 0.5
-"""The hand review lists the person's moves that lost at least this many points."""
+COSTLY = INACCURACY
+"""The hand review lists the person's moves that lost at least this many points: the
+inaccuracies, mistakes and blunders of the match's analysis (:mod:`escoba.ai.analysis`)."""
 
 
 def _seat_seed(seed: int | str, seat: int) -> int:
@@ -554,6 +556,11 @@ class EscobaApp(App[None]):
             if advice.loss >= COSTLY or index in given
         ]
         if not listed:
+            # Small losses add up: a hand of near misses is not a hand without cost.
+            lost = sum(advice.loss for advice in self.reviews.get(hand_number, []))
+            if lost >= COSTLY:
+                points = round(lost, 1)
+                return [Text(self.tr("tui.review_small_losses", n=hand_number + 1, points=points))]
             return [Text(self.tr("tui.review_none", n=hand_number + 1), style="green")]
         lines = [Text(self.tr("tui.review_title", n=hand_number + 1), style="bold")]
         for index, advice in listed:

@@ -15,10 +15,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from ..ai.analysis import MatchAnalysis, MoveAnalysis
 from ..cards import Card, DeckStyle
 from ..game import Game
 from ..moves import Move
 from ..observation import InitialSweep, Play, Redeal, TakeBack
+from ..play.analysis import JUDGEMENT_KEYS, lead_sparkline
 from ..play.render import computer_names
 from ..records import TAKE_BACK, replay
 from .texts import UI_LANGUAGES, t, tn
@@ -141,6 +143,23 @@ def match_steps(game: Game) -> list[Step]:
     return steps
 
 
+def _analysed_steps(
+    steps: Sequence[Step], analysis: MatchAnalysis | None
+) -> dict[int, MoveAnalysis]:
+    """Each step that shows a move that stood, with that move's analysis: the steps' moves
+    in order, less those taken back (a move followed by its take back)."""
+    if analysis is None:
+        return {}
+    standing = [
+        index
+        for index, step in enumerate(steps)
+        if step.move is not None
+        and not step.taken_back
+        and not (index + 1 < len(steps) and steps[index + 1].taken_back)
+    ]
+    return dict(zip(standing, analysis.moves, strict=False))
+
+
 class ReplayApp(App[None]):
     """A recorded match, one step a key press: every seat's cards, the table, the move."""
 
@@ -169,8 +188,10 @@ class ReplayApp(App[None]):
         person: int | None = None,
         deck: DeckStyle = "french",
         language: str = "en",
+        analysis: MatchAnalysis | None = None,
     ) -> None:
         super().__init__()
+        self.analysis = analysis
         self.game = game
         self.levels = tuple(levels)
         self.person = person
@@ -185,6 +206,8 @@ class ReplayApp(App[None]):
             len(hand["moves"]) - 2 * hand["moves"].count(TAKE_BACK)
             for hand in game.record()["hands"]
         ]
+        self.analysed = _analysed_steps(self.steps, analysis)
+        """The analysis of the move each step shows, by step (moves that stood only)."""
         self.index = 0
 
     # -- words
@@ -227,6 +250,7 @@ class ReplayApp(App[None]):
         yield Static(id="table-cards", markup=False)
         yield Static(id="hands", markup=False)
         yield Static(id="move", markup=False)
+        yield Static(id="analysis", markup=False)
         yield Static(self.tr("tui.replay_keys"), id="keys", markup=False)
 
     def on_mount(self) -> None:
@@ -278,6 +302,7 @@ class ReplayApp(App[None]):
             hands.append_text(self.cards(held))
         self.query_one("#hands", Static).update(hands)
         self.query_one("#move", Static).update(self.step_text(step))
+        self.query_one("#analysis", Static).update(self.analysis_text())
 
     def step_text(self, step: Step) -> Text:
         lines: list[Text] = []
@@ -305,6 +330,35 @@ class ReplayApp(App[None]):
             if step is self.steps[-1] and self.game.winner is not None:
                 winner = self.side_names()[self.game.winner]
                 lines.append(Text(self.tr("tui.winner", name=winner), "bold"))
+        return Text("\n").join(lines)
+
+    def analysis_text(self) -> Text:
+        """Under the move: the expected lead over the match with a cursor at this move, and
+        the analysis of this move (with the coach's words when it was costly)."""
+        if self.analysis is None:
+            return Text()
+        lines: list[Text] = []
+        figures = []
+        for seat in range(self.game.players):
+            accuracy = self.analysis.accuracy(seat)
+            if accuracy is not None:
+                figures.append(f"{self.seat_name(seat)} {accuracy:.0f}")
+        lines.append(Text(self.tr("analysis.step_accuracy", figures=" · ".join(figures)), "dim"))
+        chart, column_of = lead_sparkline(self.analysis, width=max(10, self.size.width - 4))
+        judged = self.analysed.get(self.index)
+        if chart:
+            lines.append(Text(chart, style="cyan"))
+            if judged is not None:
+                lines.append(Text(" " * column_of[judged.index] + "▲"))
+        if judged is not None:
+            name = self.tr(JUDGEMENT_KEYS[judged.judgement])
+            style = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red"}.get(
+                judged.judgement, "green"
+            )
+            line = Text(self.tr("analysis.step", judgement=name), style=style)
+            if judged.is_costly:
+                line.append(" " + judged.explanation(self.language, self.deck))
+            lines.append(line)
         return Text("\n").join(lines)
 
     def screen_text(self) -> str:
