@@ -48,7 +48,16 @@ without ``--redis`` is one plain server as before (SQLite unless ``--database``;
 
 Every client comes from 127.0.0.1, so the started servers get limits per address (rooms,
 computer seats, connections) and in all large enough for them (``--limit NAME=VALUE`` adds or
-overrides one). With ``--gc-report PATH`` the one server runs under gc_pauses.py, which writes
+overrides one). ``--analyses 0,20`` measures play while finished matches are analysed
+(docs/operators.md, "Analyses never slow play"): a run for each count, side by side; before a
+run's server starts, that many finished matches (Escoba, random legal moves) are stored in its
+database, made public, and their analyses asked for as the clients' ramp ends, so they run (at
+the server's default budget and ``analysis_workers``) while the figures are taken; "moves
+analysed per second" says how far they went:
+
+    python benchmarks/load.py --analyses 0,20 --clients 100 --think 1 --duration 45
+
+With ``--gc-report PATH`` the one server runs under gc_pauses.py, which writes
 the cycle collector's pauses under this load to PATH (``--freeze-every`` passed on to it).
 """
 
@@ -81,6 +90,53 @@ from services import Balancer, Postgres, Redis
 from soak import descendants, stop
 
 TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def finished_matches(database: str, count: int) -> list[int]:
+    """Store ``count`` finished public matches (Escoba, random legal moves) in ``database``,
+    made as the server makes its schema; their ids."""
+    from escoba import RULESETS, Game
+    from escoba.server.storage.repository import MoveWrite, Storage, hash_token
+
+    storage = Storage(database)
+    storage.migrate()
+    chooser = random.Random(20261205)
+    ids = []
+    try:
+        for number in range(count):
+            game = Game(RULESETS["escoba"], players=2, seed=number)
+            room = f"analysis-{number}-{secrets.token_hex(4)}"
+            match = storage.create_room(room, game, [None, "easy"], seed=number)
+            token = secrets.token_urlsafe(24)
+            storage.take_seat(room, 0, "Ana", token)
+            writes, known = [], 1
+            while not game.is_over():
+                hand = game.hand_number
+                play = game.play(chooser.choice(game.legal_moves()))
+                write = MoveWrite.of(match.id, len(writes), hand, play, game, known)
+                known += len(write.hands)
+                writes.append(write)
+            storage.write_moves(writes)
+            storage.make_public(match.id, [hash_token(token)], True)
+            ids.append(match.id)
+    finally:
+        storage.close()
+    return ids
+
+
+async def analysed(url: str, ids: list[int], *, ask: bool) -> int:
+    """The moves analysed so far over the matches ``ids`` (asking for their analyses first
+    with ``ask``)."""
+    done = 0
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        for match in ids:
+            if ask:
+                answer = await http.post(f"/api/matches/{match}/analysis", json={"tokens": []})
+            else:
+                answer = await http.get(f"/api/matches/{match}/analysis")
+            answer.raise_for_status()
+            done += int(answer.json()["done"])
+    return done
 
 
 @dataclass
@@ -339,11 +395,15 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
             tasks.append(asyncio.create_task(client(index, url, args, tally, stop_clients, opened)))
             progress.update(opening, completed=index + 1)
             await asyncio.sleep(1 / args.ramp)
+        ids: list[int] = getattr(args, "analysis_ids", [])
+        if ids:
+            await analysed(url, ids, ask=True)
         settling = progress.add_task(f"{label}settling", total=args.settle)
         for second in range(args.settle):
             await asyncio.sleep(1)
             progress.update(settling, completed=second + 1)
         before = Snapshot.take(watched)
+        analysed_before = await analysed(url, ids, ask=False) if ids else 0
         tally.measuring = True
         started = time.perf_counter()
         held: list[int] = []
@@ -355,6 +415,7 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         elapsed = time.perf_counter() - started
         tally.measuring = False
         after = Snapshot.take(watched)
+        analysed_after = await analysed(url, ids, ask=False) if ids else 0
     memory = [memory_mib(pid) for pid in watched.servers]
     stop_clients.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -430,6 +491,8 @@ async def run(url: str, args: argparse.Namespace, watched: Watched, label: str) 
         "computer_reply_s_p50": reply(0.50),
         "computer_reply_s_p99": reply(0.99),
         "matches_finished": tally.finished,
+        "analyses": len(ids),
+        "analysed_moves_per_second": round((analysed_after - analysed_before) / elapsed, 2),
         "errors": len(tally.errors),
         "restarting_retries": tally.retries,
         "first_errors": tally.errors[:5],
@@ -452,6 +515,8 @@ def show(results: list[dict[str, Any]]) -> None:
     for result in results:
         count = result["processes"]
         name = "server" if count is None else f"{count} process" + ("es" if count > 1 else "")
+        if any(r.get("analyses") for r in results):
+            name += f", {result['analyses']} analyses"
         table.add_column(name, justify="right")
 
     def each(values: list[Any], unit: str = "") -> str:
@@ -478,6 +543,13 @@ def show(results: list[dict[str, Any]]) -> None:
             ],
         ),
         ("matches finished", [str(result["matches_finished"]) for result in results]),
+        (
+            "analyses asked / moves analysed per second",
+            [
+                f"{r.get('analyses', 0)} / {r.get('analysed_moves_per_second', 0):g}"
+                for r in results
+            ],
+        ),
         ("errors", [str(result["errors"]) for result in results]),
         ("refused as restarting, sent again", [str(r["restarting_retries"]) for r in results]),
     ]
@@ -563,6 +635,9 @@ def measure(number: int, count: int, args: argparse.Namespace, site: Site) -> di
         prefix = f"escoba-load-{number}-{secrets.token_hex(4)}:"
         joining = ["--redis", site.redis_url, "--redis-prefix", prefix]
     label = f"{count} process{'es' if count > 1 else ''}: " if args.compare else ""
+    if args.analyses:
+        label = f"{args.analyses_now} analyses: "
+        args.analysis_ids = finished_matches(database, args.analyses_now)
 
     def command(port: int) -> list[str]:
         return (
@@ -691,6 +766,12 @@ def arguments(description: str) -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="with --gc-report: gc.freeze() this often in the server (0: never)",
     )
+    parser.add_argument(
+        "--analyses",
+        type=lambda text: [int(part) for part in text.split(",")],
+        metavar="N,...",
+        help="a run for each count of finished matches analysed while the clients play",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument(
         "--logs", type=Path, help="keep the servers' and HAProxy's logs in this folder"
@@ -703,6 +784,10 @@ def main() -> None:
     args = parser.parse_args()
 
     runs = args.compare or [(args.processes, None)]
+    if args.analyses:
+        if args.compare or args.url:
+            parser.error("--analyses starts its own servers, one run per count: no --compare")
+        runs = [(args.processes, None)] * len(args.analyses)
     many = bool(args.compare) or args.processes > 1 or args.redis is not None
     if args.processes < 1:
         parser.error("--processes: 1 or more")
@@ -730,6 +815,8 @@ def main() -> None:
             results = []
             for number, (count, clients) in enumerate(runs, start=1):
                 given = argparse.Namespace(**{**vars(args), "clients": clients or args.clients})
+                if args.analyses:
+                    given.analyses_now = args.analyses[number - 1]
                 try:
                     results.append(measure(number, count, given, site))
                 finally:
@@ -745,7 +832,7 @@ def main() -> None:
             print(pause_line(pauses))
             results[0]["gc"] = pauses
     if args.json:
-        figures: Any = results if args.compare else results[0]
+        figures: Any = results if args.compare or args.analyses else results[0]
         args.json.write_text(json.dumps(figures, indent=1) + "\n")
 
 
