@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from ..server.config import DEFAULT_LIMITS, Limits, Settings, Timings
+from ..server.config import DEFAULT_LIMITS, DEFAULT_SETTINGS, Limits, Settings, Timings
 from .errors import fail
 from .root import app
 
@@ -126,6 +126,24 @@ def serve_command(
             show_default=False,
         ),
     ] = None,
+    analysis_budget: Annotated[
+        int,
+        typer.Option(
+            "--analysis-budget",
+            min=1,
+            metavar="N",
+            help="Positions the analysis of a finished match searches a move.",
+        ),
+    ] = DEFAULT_SETTINGS.analysis_budget,
+    analysis_min_deals: Annotated[
+        int,
+        typer.Option(
+            "--analysis-min-deals",
+            min=1,
+            metavar="N",
+            help="Deals the analysis of a finished match looks at a move, at least.",
+        ),
+    ] = DEFAULT_SETTINGS.analysis_min_deals,
     origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -236,6 +254,8 @@ def serve_command(
         redis_prefix=redis_prefix,
         timings=Timings(quick_match_wait=quick_match_wait, abandon_after=abandon_after),
         passkey_site=_passkey_site(passkey_site),
+        analysis_budget=analysis_budget,
+        analysis_min_deals=analysis_min_deals,
     )
     try:
         application = create_app(settings)

@@ -58,6 +58,7 @@ const POLL = 2000; // ms between two asks while the analysis is being worked out
 const ASKED = "escoba.analysed"; // this browser's matches asked to be analysed (localStorage)
 const CLASSES = /** @type {const} */ (["inaccuracy", "mistake", "blunder"]);
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" }; // as a chess annotator marks them
+const COLUMNS = { inaccuracy: "analysis.col.inaccuracies", mistake: "analysis.col.mistakes", blunder: "analysis.col.blunders" };
 
 const view = {
   /** @type {Replay | null} */
@@ -206,9 +207,11 @@ function playersTable(data) {
   const head = el("tr", {},
     el("th", { scope: "col", text: t("analysis.col.player") }),
     el("th", { scope: "col", text: t("analysis.col.accuracy") }),
-    el("th", { scope: "col", text: t("analysis.col.inaccuracies") }),
-    el("th", { scope: "col", text: t("analysis.col.mistakes") }),
-    el("th", { scope: "col", text: t("analysis.col.blunders") }));
+    // Each class's heading with its mark's shape and sign; a phone shows those alone.
+    ...CLASSES.map((judgement) => el("th", { scope: "col", class: `count ${judgement}` },
+      el("span", { class: `shape ${judgement}`, "aria-hidden": "true" }),
+      el("span", { class: "sign", "aria-hidden": "true", text: SIGNS[judgement] }),
+      el("span", { class: "words", text: t(COLUMNS[judgement]) }))));
   const rows = (data.players ?? []).map((player) => {
     const side = view.replay?.sides.findIndex((seats) => seats.includes(player.seat)) ?? 0;
     return el("tr", { "data-testid": "analysis-player", "data-seat": player.seat },
@@ -233,8 +236,7 @@ function doneParts(data) {
   const twoSides = replay.sides.length === 2 && moves.length > 0 && moves.every((move) => typeof move.lead === "number");
   view.graph = null;
   if (twoSides) {
-    const box = $("analysis-section");
-    view.width = Math.floor(box.clientWidth - 2);
+    view.width = Math.floor($("analysis-body").clientWidth);
     const names = [replay.sideName(0), replay.sideName(1)];
     view.graph = leadChart(moves, {
       width: Math.max(view.width, 260),
@@ -338,9 +340,9 @@ export function setUpAnalysis(replay, step) {
     else render();
   });
   new ResizeObserver(() => {
-    const width = Math.floor($("analysis-section").clientWidth - 2);
+    const width = Math.floor($("analysis-body").clientWidth);
     if (view.graph && width !== view.width) render();
-  }).observe($("analysis-section"));
+  }).observe($("analysis-body"));
 }
 
 /**
