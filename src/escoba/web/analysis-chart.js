@@ -19,12 +19,7 @@ const SCALES = [0.5, 1, 2, 3, 5, 10, 15, 20, 30, 50];
 /** @type {WeakMap<Element, Map<number, number>>} each graph's moves' x, by their step */
 const positions = new WeakMap();
 
-/**
- * A move of the analysis, as the server sends it (POST /api/matches/<id>/analysis).
- * @typedef {{ index: number, step: number, hand_number: number, seat: number, side: number,
- *   move: string, best: string, value: number, best_value: number, loss: number,
- *   judgement: string, exact: boolean, lead: number | null, text: string | null }} AnalysedMove
- */
+/** @typedef {Protocol.AnalysedMove} AnalysedMove a move of the analysis, as the server sends it */
 
 /**
  * @typedef {object} ChartOptions

@@ -35,12 +35,7 @@ import { deckStyle, language } from "./prefs.js";
 import { ApiError, api, errorText } from "./rooms.js";
 
 /** @typedef {import("./analysis-chart.js").AnalysedMove} AnalysedMove */
-/**
- * The server's answer (POST /api/matches/<id>/analysis).
- * @typedef {{ match: number, status: string, done: number, total: number | null,
- *   players: { seat: number, accuracy: number | null, counts: { [judgement: string]: number } }[],
- *   moves: AnalysedMove[] }} Analysis
- */
+/** @typedef {Protocol.AnalysisView} Analysis the server's answer (POST /api/matches/<id>/analysis) */
 
 /**
  * What the replay tells this section of the match.
