@@ -65,6 +65,8 @@ QUICK_BUDGET: Final = 20_000
 TRIES: Final = 6
 """Seeds of each level asked for the answer (for the rating)."""
 RATED_LEVELS: Final = ("easy", "medium", "hard")
+SEARCHED_THEMES: Final = ("take_the_sweep", "deny_the_sweep", "seven_of_coins", "primiera")
+"""The themes a searched (not exact) position may have."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--count", type=int, default=150, help="puzzles to keep")
-    parser.add_argument("--matches", type=int, default=60, help="most matches per preset")
+    parser.add_argument("--matches", type=int, default=400, help="most matches per preset")
     parser.add_argument("--budget", type=int, default=200_000, help="the large searches'")
     parser.add_argument("--min-deals", type=int, default=300)
     parser.add_argument("--presets", default=",".join(PRESETS))
@@ -108,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(dump(data), encoding="utf-8")
-    themes = defaultdict(int)
+    themes: dict[tuple[str, str], int] = defaultdict(int)
     for puzzle in data["puzzles"]:
         themes[(puzzle["preset"], puzzle["theme"])] += 1
     console.print(f"{len(data['puzzles'])} puzzles written to {args.out}")
@@ -130,7 +132,7 @@ def generate(
     count: int,
     *,
     presets: Sequence[str] = PRESETS,
-    matches: int = 60,
+    matches: int = 400,
     budget: int = 200_000,
     min_deals: int = 300,
     advance: Any = None,
@@ -150,7 +152,7 @@ def generate(
         if all(len(found[theme]) >= share for theme in THEMES):
             break
     chosen = _choose(found, count, presets)
-    puzzles = []
+    puzzles: list[dict[str, Any]] = []
     for preset in presets:
         mine = [c for c in chosen if c.preset == preset]
         for index, candidate in enumerate(mine, start=1):
@@ -167,7 +169,7 @@ def generate(
                     "record": candidate.record,
                 }
             )
-    puzzles.sort(key=lambda p: p["id"])
+    puzzles.sort(key=lambda p: str(p["id"]))
     return {
         "format": "escoba-puzzles",
         "version": 1,
@@ -254,12 +256,13 @@ def _candidate(
     share: int,
 ) -> Candidate | None:
     exact = is_exact(observation)
+    if not exact and all(len(found[theme]) >= share for theme in SEARCHED_THEMES):
+        return None  # only an exact position can still give a theme wanted
     if exact:
         ranked = exact_values(observation)
     else:
-        ranked = SearchPlayer(0, budget=QUICK_BUDGET, min_deals=50).evaluate(
-            observation, observation.legal_moves
-        )
+        quick = SearchPlayer(0, budget=min(QUICK_BUDGET, budget), min_deals=min(50, min_deals))
+        ranked = quick.evaluate(observation, observation.legal_moves)
     gap = ranked[0][1] - ranked[1][1]
     if gap < GAP:
         return None

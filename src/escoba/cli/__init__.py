@@ -1,5 +1,5 @@
 """The ``escoba`` command: ``escoba rules``, ``simulate``, ``arena``, ``play``, ``replay``,
-``learn``, ``serve`` and ``admin`` (a web server's accounts).
+``learn``, ``puzzles``, ``serve`` and ``admin`` (a web server's accounts).
 
 A typer app with one subcommand a job, each in its own module here; the options they share are
 in :mod:`escoba.cli.options`. The commands only parse arguments and render with rich: the words
@@ -20,5 +20,5 @@ __all__ = ["app", "full_screen", "main", "parse_settings"]
 # Each command module registers its command on ``app`` when imported, in the order
 # ``escoba --help`` lists them.
 # isort: off
-from . import rules, simulate, arena, serve, admin, play, replay, learn  # noqa: F401
+from . import rules, simulate, arena, serve, admin, play, replay, learn, puzzles  # noqa: F401
 # isort: on
