@@ -25,7 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from escoba.server import history
-from escoba.server.protocol import accounts, analysis, messages
+from escoba.server.protocol import accounts, analysis, messages, puzzles
 
 OUT = Path(__file__).resolve().parent.parent / "types" / "protocol.d.ts"
 
@@ -55,6 +55,7 @@ REQUESTS: list[type[BaseModel]] = [
     history.SeatTokens,
     history.PublicChoice,
     history.AnalysisRequest,
+    puzzles.PuzzleAttempt,
 ]
 
 # What the server sends: every field is there (the server dumps whole models).
@@ -105,6 +106,10 @@ ANSWERS: list[type[BaseModel]] = [
     history.MatchTally,
     history.YourMatches,
     analysis.AnalysisView,
+    puzzles.PuzzleRatingValue,
+    puzzles.PuzzlePlayer,
+    puzzles.PuzzleView,
+    puzzles.PuzzleOutcome,
 ]
 
 # Unions of the messages by their ``type``.

@@ -48,7 +48,8 @@ DOMAIN: Final = "web"
 
 WEB_NAMESPACES: Final = (
     "account", "analysis", "common", "error", "game", "history", "language", "leaderboard",
-    "learn", "lobby", "nav", "profile", "ratings", "replay", "rules", "scorepad", "talk",
+    "learn", "lobby", "nav", "profile", "puzzles", "ratings", "replay", "rules", "scorepad",
+    "talk",
 )  # fmt: skip
 """The first parts of the ``web`` domain's keys."""
 

@@ -58,6 +58,7 @@ from escoba import DECK, RULESETS, Card, Game, InvalidCardError, Move, RuleSet
 from escoba.ai import LEVELS
 from escoba.errors import InvalidMoveError
 from escoba.messages import LANGUAGES
+from escoba.puzzles import load_puzzles
 from escoba.rules import OPTION_NAMES
 from escoba.server.accounts import clean_username
 from escoba.server.config import Settings
@@ -835,6 +836,9 @@ file_paths: st.SearchStrategy[str | Real] = st.one_of(
 )
 GAMES = ["escoba", "scopa", "scopone", "escova"]
 """The games with ratings (docs/protocol.md)."""
+PUZZLE = load_puzzles()[0]
+"""A shipped puzzle: the puzzles' routes are fuzzed with its id and a try of its answer."""
+
 PATH_VALUES: dict[str, st.SearchStrategy[str | Real]] = {
     "room_id": st.sampled_from([Real("room"), Real("playing_room"), Real("rated_room")])
     | hostile_segments,
@@ -845,6 +849,8 @@ PATH_VALUES: dict[str, st.SearchStrategy[str | Real]] = {
     | hostile_segments,
     "game": st.sampled_from(GAMES)
     | st.sampled_from(["ESCOBA", "Scopa", "chess", "escoba%00", "escoba%20", "scopa-15"])
+    | hostile_segments,
+    "puzzle_id": st.sampled_from([PUZZLE.id, PUZZLE.id.upper(), "next", "e99999"])
     | hostile_segments,
 }
 """A strategy for every path parameter of the app's routes: real values and hostile ones."""
@@ -927,6 +933,12 @@ VALID_BODIES: dict[str, Any] = {
     "/api/account/sign-in/passkey": {"flow": "f" * 32, "credential": PASSKEY_ANSWER},
     "/api/account/attach": {"tokens": ["f3Kq_8x-PzT0aLmN2bVcRt6YwUe9HsJd"]},
     "/api/account": {"username": "Fuzz Ana"},
+    "/api/puzzles/{puzzle_id}/attempt": {
+        "move": PUZZLE.answer,
+        "rating": {"mu": 25.0, "sigma": 8.0},
+        "language": "fr",
+        "deck": "italian",
+    },
     "/api/scorepad": {
         "rules": "escoba",
         "options": {"target_score": 15, "win_by": 1, "all_sevens_bonus": 0},

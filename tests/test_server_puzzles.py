@@ -45,7 +45,7 @@ def stored_rows(client: TestClient, table: Any) -> list[Any]:
         return list(connection.execute(select(table)))
 
 
-def attempt(client: TestClient | Person, puzzle: Puzzle | str, move: str, **body: Any) -> Any:
+def attempt(client: TestClient, puzzle: Puzzle | str, move: str, **body: Any) -> Any:
     puzzle_id = puzzle if isinstance(puzzle, str) else puzzle.id
     return client.post(f"/api/puzzles/{puzzle_id}/attempt", json={"move": move, **body})
 
@@ -298,3 +298,13 @@ def test_bad_questions_for_the_next_puzzle_are_refused_by_name(client: TestClien
     ]:
         refused = assert_refused(client.get(f"/api/puzzles/next?{query}"), 422, "bad_request")
         assert named in refused["message"], (query, refused)
+
+
+def test_a_puzzle_by_its_id_is_the_same_view_in_the_asked_language(client: TestClient) -> None:
+    given = client.get("/api/puzzles/next?seed=3").json()
+    puzzle = puzzle_by_id(given["id"])
+    assert client.get(f"/api/puzzles/{puzzle.id}").json() == given
+    view = client.get(f"/api/puzzles/{puzzle.id}?language=it").json()
+    assert view == {**given, "title": puzzle.title("it")}
+    for missing in ("zz9999", "a.b"):
+        assert_refused(client.get(f"/api/puzzles/{missing}"), 404, "not_found")

@@ -391,6 +391,88 @@ declare namespace Protocol {
     public: boolean;
   }
 
+  /**
+   * A try: the move (the engine's text, ``7d:3s+4h``, ``Qd`` for a drop); the browser's own
+   * rating when not signed in (None: a new player's); the reader's language and deck, in which
+   * the answer is named and explained.
+   */
+  interface PuzzleAttempt {
+    move: string;
+    rating?: PuzzleRatingValue | null;
+    language?: "en" | "de" | "es" | "it" | "fr" | "pt-BR";
+    deck?: "french" | "spanish" | "italian";
+  }
+
+  /**
+   * What a try did: whether it solved the puzzle, the answer (the engine's text and named
+   * in the reader's deck and language) with why it is best, and the rating before and after
+   * (signed in: the account's, else the one sent). ``counted``: False for a puzzle the account
+   * had tried before, which changes nothing.
+   */
+  interface PuzzleOutcome {
+    solved: boolean;
+    /** The move tried, as the engine writes it. */
+    move: string;
+    answer: string;
+    answer_name: string;
+    explanation: string;
+    rating_before: number;
+    rating_after: number;
+    rating: PuzzleRatingValue;
+    /** The account's streak after the try; None when not signed in (the browser keeps it). */
+    streak: number | null;
+    counted: boolean;
+  }
+
+  /** A signed-in account's puzzle standing. */
+  interface PuzzlePlayer {
+    /** On the ladder's Elo scale (1500 for a new account). */
+    rating: number;
+    value: PuzzleRatingValue;
+    /** Puzzles solved in a row at their first try. */
+    streak: number;
+    best_streak: number;
+    solved: number;
+    attempted: number;
+  }
+
+  /**
+   * A puzzle rating as OpenSkill holds it: ``mu`` (the skill believed) and ``sigma`` (how
+   * unsure that is). A browser not signed in keeps its own and sends it with each try.
+   */
+  interface PuzzleRatingValue {
+    mu: number;
+    sigma: number;
+  }
+
+  /**
+   * A puzzle as its player sees it: the position from the seat to move (its own hand, the
+   * table, what each side has taken, the score, its legal moves) and what kind of puzzle it is.
+   * Never its answer, its record, another seat's hand or the stock.
+   */
+  interface PuzzleView {
+    id: string;
+    preset: string;
+    rules: { [key: string]: any };
+    players: number;
+    partnerships: boolean;
+    deals_per_hand: number;
+    sides: number[][];
+    /**
+     * One of ``take_the_sweep``, ``deny_the_sweep``, ``seven_of_coins``, ``primiera``,
+     * ``last_capture``, ``counting``.
+     */
+    theme: string;
+    /** The theme's title in the asked language. */
+    title: string;
+    /** The puzzle's difficulty, on the ladder's Elo scale. */
+    rating: number;
+    /** The seat to move's view of the position (``match.seat``). */
+    match: MatchView;
+    /** The signed-in account's puzzle standing (None: not signed in). */
+    player: PuzzlePlayer | null;
+  }
+
   interface RatingChangeView {
     seat: number;
     username: string | null;

@@ -8,6 +8,7 @@
 //   nav-account           "Sign in" (to /account), or the signed-in username (to /players/...)
 //   nav-account-settings  the signed-in person's account page (hidden while signed out)
 //   nav-leaderboard       the leaderboard
+//   nav-puzzles           the puzzles
 
 import { accountState, currentAccount } from "./account-state.js";
 import { DECK_STYLES, LANGUAGES, deckStyle, language, setDeckStyle, setLanguage } from "./prefs.js";
@@ -29,6 +30,7 @@ export function mountHeader(container) {
         <a href="/scorepad" data-i18n="common.scorepad"></a>
         <a href="/learn" data-i18n="learn.link"></a>
         <a href="/leaderboard" data-testid="nav-leaderboard" data-i18n="nav.leaderboard"></a>
+        <a href="/puzzles" data-testid="nav-puzzles" data-i18n="nav.puzzles"></a>
         <a href="/account" class="account-link" data-testid="nav-account"></a>
         <a href="/account" class="account-settings" data-testid="nav-account-settings" data-i18n="nav.account" hidden></a>
       </nav>

@@ -29,6 +29,7 @@ PAGES: Final = {
     "/learn": "learn.html",
     "/account": "account.html",
     "/leaderboard": "leaderboard.html",
+    "/puzzles": "puzzles.html",
 }
 
 router = APIRouter(include_in_schema=False)
