@@ -114,6 +114,13 @@ function signedIn() {
 
 // -- loading and trying
 
+// A refusal or a network failure in the reader's words (the server's own when it has none).
+/** @param {unknown} problem */
+function problemText(problem) {
+  const { code, message } = /** @type {{ code?: unknown, message?: unknown }} */ (problem ?? {});
+  return errorText(typeof code === "string" ? code : "", String(message ?? problem));
+}
+
 /** @param {string | null} [id] this puzzle again (in another language), else the next one */
 async function load(id = null) {
   const asked = ++page.asked;
@@ -143,7 +150,7 @@ async function load(id = null) {
     markSeen(view.id);
   } catch (problem) {
     if (asked !== page.asked) return;
-    page.failure = errorText(problem?.code ?? "", String(problem?.message ?? problem));
+    page.failure = problemText(problem);
   }
   $("puzzle-loading").hidden = true;
   render();
@@ -178,7 +185,7 @@ async function tryMove(move) {
       view.player = { ...view.player, rating: outcome.rating_after, value: outcome.rating, streak: outcome.streak };
     }
   } catch (problem) {
-    page.failure = errorText(problem?.code ?? "", String(problem?.message ?? problem));
+    page.failure = problemText(problem);
   } finally {
     page.busy = false;
   }
@@ -224,10 +231,17 @@ function sideNames(view) {
   });
 }
 
+// The sides in the order they are told: the player's own first.
+/** @param {Protocol.PuzzleView} view */
+function sideOrder(view) {
+  const mine = view.sides.findIndex((seats) => seats.includes(view.match.seat ?? -1));
+  return view.sides.map((_, side) => side).sort((a, b) => Number(b === mine) - Number(a === mine));
+}
+
 /** @param {Protocol.PuzzleView} view */
 function facts(view) {
   const names = sideNames(view);
-  const score = view.match.totals.map((points, side) => `${names[side]} ${points}`).join(" · ");
+  const score = sideOrder(view).map((side) => `${names[side]} ${view.match.totals[side]}`).join(" · ");
   const parts = [
     presetName(view.preset),
     t("puzzles.difficulty", { rating: view.rating }),
@@ -240,9 +254,9 @@ function facts(view) {
 /** @param {Protocol.PuzzleView} view */
 function taken(view) {
   const names = sideNames(view);
-  return view.match.captured.map((pile, side) => {
+  return sideOrder(view).map((side) => {
     const sweeps = view.match.sweeps[side] ?? 0;
-    const counts = [tn("count.cards_taken", pile.length)];
+    const counts = [tn("count.cards_taken", view.match.captured[side]?.length ?? 0)];
     if (sweeps) counts.push(tn("count.sweeps", sweeps));
     return `${names[side]}: ${counts.join(", ")}`;
   }).join(" · ");
