@@ -62,7 +62,9 @@ def test_seats_are_counted_from_one_and_the_end_names_the_kept_file(data: Path) 
     assert code == 0
     assert "You are seat 1." in out and "Seat 2: computer, medium." in out
     (kept,) = (data / "matches").glob("*.json")
-    assert out.rstrip().endswith(f"see it again with: escoba replay {kept}")
+    assert out.rstrip().endswith(
+        f"see it again with: escoba replay {kept} (and --analyse for the analysis of every move)"
+    )
     assert "escoba replay FILE" not in out
 
 

@@ -354,7 +354,10 @@ def test_the_end_of_a_match_prints_the_replay_command_with_its_file(
     monkeypatch.setattr(EscobaApp, "run", finished)
     assert run_app(new_session()) == kept
     printed = capsys.readouterr().out.strip()
-    assert printed == f"The match is kept; see it again with: escoba replay '{kept}'"
+    assert printed == (
+        f"The match is kept; see it again with: escoba replay '{kept}' "
+        "(and --analyse for the analysis of every move)"
+    )
 
 
 async def play_until(app: EscobaApp, pilot: Pilot[None], done: Callable[[], bool]) -> None:

@@ -147,7 +147,12 @@ def analysis_lines(game: Game, analysis: MatchAnalysis, words: Words) -> Iterato
         yield ""
         yield w.text("analysis.chart", side=w.side(0))
         yield from chart
-        yield "     " + w.text("analysis.chart_key")
+        yield "     " + w.text(
+            "analysis.chart_key",
+            inaccuracy=_CHART_MARKS["inaccuracy"],
+            mistake=_CHART_MARKS["mistake"],
+            blunder=_CHART_MARKS["blunder"],
+        )
     costly = analysis.costly()
     yield ""
     if not costly:
