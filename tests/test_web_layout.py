@@ -126,7 +126,9 @@ def test_a_phone_shows_the_whole_table_width(
         expect(tags).to_have_count(0)
 
 
-@pytest.mark.parametrize("path", ["/", "/history", "/scorepad", "/learn", "/replay/unknown"])
+@pytest.mark.parametrize(
+    "path", ["/", "/history", "/scorepad", "/learn", "/puzzles", "/replay/unknown"]
+)
 def test_every_page_has_a_one_row_header_on_a_phone(
     chromium: Any, layout_server: Server, path: str
 ) -> None:
@@ -147,7 +149,7 @@ def test_every_page_has_a_one_row_header_on_a_phone(
         expect(page.locator("#language-picker")).to_be_hidden()
         menu.click()
         expect(menu).to_have_attribute("aria-expanded", "true")
-        for link in ("Play", "Your matches", "Score pad", "Learn to play"):
+        for link in ("Play", "Your matches", "Score pad", "Learn to play", "Puzzles"):
             expect(page.get_by_role("link", name=link, exact=True)).to_be_in_viewport()
         page.locator("#language-picker").select_option("de")
         expect(page.get_by_role("link", name="Spielen lernen", exact=True)).to_be_visible()
