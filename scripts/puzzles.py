@@ -36,8 +36,8 @@ import json
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -52,6 +52,7 @@ from escoba.ai.search import SearchPlayer
 from escoba.moves import Move
 from escoba.observation import Observation
 from escoba.puzzles import THEMES, theme_of
+from escoba.rules import preset_name
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 OUT: Final = ROOT / "src" / "escoba" / "data" / "puzzles.json"
@@ -78,6 +79,7 @@ class Candidate:
     gap: float
     exact: bool
     rating: int
+    source: str = "self-play"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,6 +91,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-deals", type=int, default=300)
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="also cut positions from the finished matches stored there (the server's database)",
+    )
+    parser.add_argument("--stored", type=int, default=500, help="most stored matches to read")
     args = parser.parse_args(argv)
     presets = tuple(args.presets.split(","))
     for preset in presets:
@@ -97,12 +105,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.count < 1 or args.matches < 1 or args.budget < 1 or args.min_deals < 1:
         parser.error("--count, --matches, --budget and --min-deals must be at least 1")
     console = Console(stderr=True)
+    records = [] if args.database is None else stored_records(args.database, args.stored, presets)
+    if args.database is not None:
+        console.print(f"{len(records)} finished matches of two players read from the database")
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("matches", total=args.matches * len(presets))
         data = generate(
             args.seed,
             args.count,
             presets=presets,
+            records=records,
             matches=args.matches,
             budget=args.budget,
             min_deals=args.min_deals,
@@ -135,12 +147,19 @@ def generate(
     matches: int = 400,
     budget: int = 200_000,
     min_deals: int = 300,
+    records: Sequence[Mapping[str, Any]] = (),
     advance: Any = None,
 ) -> dict[str, Any]:
-    """The puzzles' data (``{"format", "version", "generator", "puzzles"}``)."""
+    """The puzzles' data (``{"format", "version", "generator", "puzzles"}``): the positions
+    of the stored matches' ``records`` first, then self-play's."""
     share = math.ceil(count / len(THEMES))
     found: dict[str, list[Candidate]] = defaultdict(list)
     seen: set[tuple[Any, ...]] = set()
+    for record in records:
+        for game in _record_games(record):
+            candidate = _position_candidate(game, budget, min_deals, found, share, seen)
+            if candidate is not None:
+                found[candidate.theme].append(replace(candidate, source="match"))
     for number in range(matches):
         for preset in presets:
             for candidate in _match_candidates(
@@ -165,7 +184,7 @@ def generate(
                     "answer": str(candidate.answer),
                     "gap": round(candidate.gap, 2),
                     "exact": candidate.exact,
-                    "source": "self-play",
+                    "source": candidate.source,
                     "record": candidate.record,
                 }
             )
@@ -223,22 +242,69 @@ def _match_candidates(
     pair = PAIRS[sum(map(ord, seed)) % len(PAIRS)]
     players = [make_player(level, seed=index) for index, level in enumerate(pair)]
     while not game.results and game.to_move is not None:
-        seat = game.to_move
-        observation = game.observation(seat)
-        legal = list(observation.legal_moves)
-        if len(legal) >= 2:
-            key = _position_key(preset, observation)
-            if key not in seen:
-                seen.add(key)
-                candidate = _candidate(game, observation, budget, min_deals, found, share)
-                if candidate is not None:
-                    yield candidate
-        game.play(players[seat].choose(observation, legal))
+        candidate = _position_candidate(game, budget, min_deals, found, share, seen)
+        if candidate is not None:
+            yield candidate
+        observation = game.observation(game.to_move)
+        game.play(players[game.to_move].choose(observation, observation.legal_moves))
 
 
-def _position_key(preset: str, observation: Observation) -> tuple[Any, ...]:
+def _position_candidate(
+    game: Game,
+    budget: int,
+    min_deals: int,
+    found: dict[str, list[Candidate]],
+    share: int,
+    seen: set[tuple[Any, ...]],
+) -> Candidate | None:
+    """The position of ``game`` as a puzzle, if it is one and was not seen before."""
+    assert game.to_move is not None
+    observation = game.observation(game.to_move)
+    if len(observation.legal_moves) < 2:
+        return None
+    key = _position_key(observation)
+    if key in seen:
+        return None
+    seen.add(key)
+    return _candidate(game, observation, budget, min_deals, found, share)
+
+
+def _record_games(record: Mapping[str, Any]) -> list[Game]:
+    """The match of ``record`` at each of its positions with a seat to move."""
+    games: list[Game] = []
+
+    def seen(game: Game, _event: object) -> None:
+        if game.to_move is not None:
+            games.append(game.copy())
+
+    Game.from_record(record, on_move=seen)
+    return games
+
+
+def stored_records(url: str, limit: int, presets: Sequence[str]) -> list[dict[str, Any]]:
+    """The records of the newest ``limit`` finished matches of two players stored at ``url``
+    (the server's database) whose rules are one of ``presets``, oldest first."""
+    from escoba.server.storage.repository import Storage
+
+    storage = Storage(url)
+    try:
+        records = []
+        for match, _room, _seats in storage.finished_matches(limit):
+            found = storage.finished_match_record(match.id)
+            if found is None:
+                continue
+            record = dict(found[2])
+            game = Game.from_record(record)
+            if game.players == 2 and preset_name(game.rules) in presets:
+                records.append((match.id, record))
+    finally:
+        storage.close()
+    return [record for _, record in sorted(records, key=lambda pair: pair[0])]
+
+
+def _position_key(observation: Observation) -> tuple[Any, ...]:
     return (
-        preset,
+        observation.rules,
         frozenset(observation.hand),
         frozenset(observation.table),
         tuple(observation.captured),
@@ -279,7 +345,9 @@ def _candidate(
                 return None
             gaps.append(large[0][1] - large[1][1])
         gap = min(gaps)
-    preset = next(name for name in INITIALS if RULESETS[name] == observation.rules)
+    preset = preset_name(observation.rules)
+    if preset not in INITIALS:
+        return None
     answer = ranked[0][0]
     return Candidate(
         preset, theme, dict(game.record()), answer, gap, exact, _rating(observation, answer)

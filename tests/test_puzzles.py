@@ -278,3 +278,43 @@ def test_the_generator_is_reproducible_from_its_seed() -> None:
         assert puzzle.move in puzzle.observation().legal_moves
     themes = Counter(p["theme"] for p in data["puzzles"])
     assert set(themes) <= set(THEMES)
+
+
+@pytest.mark.slow
+def test_the_generator_cuts_puzzles_from_stored_matches(tmp_path: Path) -> None:
+    """``--database``: the finished matches of two players in a preset, read through the
+    server's storage, give puzzles of source "match" (and nothing else when no match is
+    played by the levels)."""
+    from escoba.server.storage.repository import MoveWrite, Storage
+
+    url = f"sqlite:///{tmp_path / 'site.sqlite'}"
+    storage = Storage(url)
+    storage.migrate()
+    stored = []
+    for room, (rules, players) in enumerate(
+        [(RULESETS["escova"], 2), (RULESETS["escova"].replace(target_score=5), 2)]
+    ):
+        game = Game(rules, players=players, seed=room + 3)
+        match = storage.create_room(f"room{room}", game, [None] * players, seed=room + 3)
+        chooser = random.Random(room)
+        known = 1
+        for number in range(36):  # the first hand, then one of them walks away
+            hand = game.hand_number
+            play = game.play(chooser.choice(game.legal_moves()))
+            write = MoveWrite.of(match.id, number, hand, play, game, known)
+            storage.write_moves([write])
+            known += len(write.hands)
+        storage.end_match(match.id, 0, list(game.totals), "abandoned", left=[1])
+        stored.append(game)
+    storage.close()
+    generator = _generator()
+    records = generator.stored_records(url, 10, ("escoba", "scopa", "escova"))
+    # The match of changed rules is no preset's: left out.
+    assert [Game.from_record(r).record() for r in records] == [stored[0].record()]
+    data = generator.generate(
+        1, 8, presets=("escova",), matches=0, budget=2_000, min_deals=10, records=records
+    )
+    assert data["puzzles"] and {p["source"] for p in data["puzzles"]} == {"match"}
+    for item in data["puzzles"]:
+        puzzle = puzzle_from_dict(item)
+        assert puzzle.move in puzzle.observation().legal_moves
