@@ -2,7 +2,8 @@
 known answer through the page (the verdict, the rating up, a streak of one), another failed by
 a wrong legal move (the answer highlighted and named, its explanation, the rating down, the
 streak back to 0), the position fitting a phone's width, the cards named in Spanish for a
-Spanish reader with the Spanish deck, and no serious accessibility problem."""
+Spanish reader with the Spanish deck, no serious accessibility problem, and a signed-in
+player's rating and streak kept by the account."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
 from escoba.messages import move_name
@@ -165,3 +167,32 @@ def test_no_serious_accessibility_problem_on_the_puzzles_page(
         expect(page.get_by_test_id("outcome")).to_be_hidden(timeout=TIMEOUT)
     finally:
         context.close()
+
+
+def test_a_signed_in_player_keeps_the_accounts_rating_and_streak(
+    chromium: Any, server: Server
+) -> None:
+    person = httpx.Client(base_url=server.url)
+    body = {"username": "Puzzler", "password": "a long enough secret"}
+    person.post("/api/account/register", json=body).raise_for_status()
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        session = person.cookies.get("escoba_session")
+        context.add_cookies([{"name": "escoba_session", "value": session, "url": server.url}])
+        page = context.new_page()
+        page.goto(server.url + "/puzzles")
+        puzzle = shown_puzzle(page)
+        standing = page.get_by_test_id("puzzle-standing")
+        expect(standing).to_have_text("Puzzle rating 1500 · Streak 0", timeout=TIMEOUT)
+        play(page, puzzle.answer)  # sent with the session's CSRF token
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-solved", "true")
+        after = PuzzleRating().after(puzzle, True).shown()
+        expect(standing).to_have_text(f"Puzzle rating {after} · Streak 1")
+        expect(page.get_by_test_id("streak")).to_have_attribute("data-streak", "1")
+        assert page.evaluate("localStorage.getItem('escoba.puzzles')") is None
+        exported = person.get("/api/account/export").json()
+        assert exported["puzzle_rating"]["streak"] == 1
+        assert [row["puzzle"] for row in exported["puzzles"]] == [puzzle.id]
+    finally:
+        context.close()
+        person.close()
