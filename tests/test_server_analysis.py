@@ -11,6 +11,7 @@ The matches are played with the engine and stored before the server starts (as i
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,14 +24,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 import database_fixtures
-from escoba import RULESETS
+from escoba import RULESETS, Game
 from escoba.ai.analysis import ANALYSIS_VERSION, Analyst, MoveAnalysis, Position
 from escoba.server.analyses import Runner, analysis_view
 from escoba.server.computers import Thinkers
 from escoba.server.config import DEFAULT_TIMINGS, Settings
 from escoba.server.http.app import create_app
 from escoba.server.storage.analyses import AnalysisStore
-from escoba.server.storage.repository import Storage
+from escoba.server.storage.repository import MoveWrite, Storage, hash_token
 from server_helpers import (
     TEST_LIMITS,
     TEST_PASSWORD_COST,
@@ -40,7 +41,6 @@ from server_helpers import (
     database_url,
 )
 from test_server_computers import HandWorkers, settle
-from test_server_history import store_match
 
 BUDGET = 300
 MIN_DEALS = 2
@@ -78,33 +78,40 @@ def app_on(database: Path, **options: Any) -> Iterator[TestClient]:
         yield client
 
 
+def store_match(storage: Storage, room: str, token: str, *, seed: int, finish: bool = True) -> int:
+    """A room of a person (holding ``token``) against an easy computer, its match played with
+    random legal moves (to its end, or 3 moves) and stored in one write; the match's id."""
+    game = Game(ONE_HAND, players=2, seed=seed)
+    match = storage.create_room(room, game, [None, "easy"], seed=seed)
+    storage.take_seat(room, 0, "Ana", token)
+    chooser = random.Random(seed)
+    writes: list[MoveWrite] = []
+    known = 1
+    while not game.is_over() and (finish or len(writes) < 3):
+        hand = game.hand_number
+        write = MoveWrite.of(
+            match.id, len(writes), hand, game.play(chooser.choice(game.legal_moves())), game, known
+        )
+        known += len(write.hands)
+        writes.append(write)
+    storage.write_moves(writes)
+    return match.id
+
+
 def stored_matches(database: Path) -> dict[str, int]:
-    """Ana's finished match against an easy computer, Bea's (public), Ana's unfinished one."""
+    """Ana's finished match, Bea's (public), Ana's unfinished one."""
     storage = Storage(database_url(database))
     storage.migrate()
     try:
-        ana = store_match(storage, "r-ana", [("Ana", ANA), "easy"], seed=7, rules=ONE_HAND)
-        bea = store_match(storage, "r-bea", [("Bea", BEA), "easy"], seed=8, rules=ONE_HAND)
-        playing = store_match(
-            storage, "r-playing", [("Ana", ANA), "easy"], seed=9, rules=ONE_HAND, finish=False
-        )
+        matches = {
+            "ana": store_match(storage, "r-ana", ANA, seed=7),
+            "bea": store_match(storage, "r-bea", BEA, seed=8),
+            "playing": store_match(storage, "r-playing", ANA, seed=9, finish=False),
+        }
+        storage.make_public(matches["bea"], [hash_token(BEA)], True)
     finally:
         storage.close()
-    with_public(database, bea.match_id)
-    return {"ana": ana.match_id, "bea": bea.match_id, "playing": playing.match_id}
-
-
-def with_public(database: Path, match_id: int) -> None:
-    from sqlalchemy import update
-
-    from escoba.server.storage.tables import MatchRow
-
-    storage = Storage(database_url(database))
-    try:
-        with storage.engine.begin() as connection:
-            connection.execute(update(MatchRow).where(MatchRow.id == match_id).values(public=True))
-    finally:
-        storage.close()
+    return matches
 
 
 def direct(database: Path, match_id: int) -> list[dict[str, Any]]:
@@ -466,26 +473,42 @@ def test_the_analysis_is_read_in_the_askers_language_and_deck(tmp_path: Path) ->
         assert "♠" not in spanish["moves"][n]["text"]
 
 
-def test_others_and_unknown_matches_are_refused_alike(tmp_path: Path) -> None:
-    database = tmp_path / "escoba.db"
+@pytest.fixture(scope="module")
+def refusing(
+    tmp_path_factory: pytest.TempPathFactory, database_backend: str
+) -> Iterator[tuple[TestClient, dict[str, int], Path]]:
+    """An app that makes no analyses (``analysis=False``: nothing runs behind the refusals)
+    on the stored matches."""
+    database = tmp_path_factory.mktemp("refusals") / "escoba.db"
     matches = stored_matches(database)
     with app_on(database, analysis=False) as client:
-        others = assert_refused(ask(client, matches["ana"], ZOE), 404, "not_found")
-        unknown = assert_refused(ask(client, 999_999, ZOE), 404, "not_found")
-        assert others["message"].replace(str(matches["ana"]), "N") == unknown["message"].replace(
-            "999999", "N"
-        )
-        assert_refused(client.get(f"/api/matches/{matches['ana']}/analysis"), 404, "not_found")
-        # a stranger is not told that a match is being played
-        assert_refused(ask(client, matches["playing"], ZOE), 404, "not_found")
-        assert_refused(ask(client, matches["playing"], ANA), 409, "not_finished")
-        assert_refused(client.get(f"/api/matches/{matches['playing']}/analysis"), 404, "not_found")
-        assert_refused(client.get("/api/matches/0/analysis"), 422, "bad_request")
+        yield client, matches, database
+
+
+def nothing_requested(database: Path, matches: dict[str, int]) -> None:
     storage = Storage(database_url(database))
     try:
-        assert AnalysisStore(storage).get(matches["ana"]) is None  # nothing was requested
+        assert all(AnalysisStore(storage).get(match) is None for match in matches.values())
     finally:
         storage.close()
+
+
+def test_others_and_unknown_matches_are_refused_alike(
+    refusing: tuple[TestClient, dict[str, int], Path],
+) -> None:
+    client, matches, database = refusing
+    others = assert_refused(ask(client, matches["ana"], ZOE), 404, "not_found")
+    unknown = assert_refused(ask(client, 999_999, ZOE), 404, "not_found")
+    assert others["message"].replace(str(matches["ana"]), "N") == unknown["message"].replace(
+        "999999", "N"
+    )
+    assert_refused(client.get(f"/api/matches/{matches['ana']}/analysis"), 404, "not_found")
+    # a stranger is not told that a match is being played
+    assert_refused(ask(client, matches["playing"], ZOE), 404, "not_found")
+    assert_refused(ask(client, matches["playing"], ANA), 409, "not_finished")
+    assert_refused(client.get(f"/api/matches/{matches['playing']}/analysis"), 404, "not_found")
+    assert_refused(client.get("/api/matches/0/analysis"), 422, "bad_request")
+    nothing_requested(database, matches)
 
 
 @pytest.mark.parametrize(
@@ -494,22 +517,16 @@ def test_others_and_unknown_matches_are_refused_alike(tmp_path: Path) -> None:
     ids=["language", "deck"],
 )
 def test_an_unknown_language_or_deck_is_refused_by_name(
-    tmp_path: Path, reading: dict[str, str], named: str
+    refusing: tuple[TestClient, dict[str, int], Path], reading: dict[str, str], named: str
 ) -> None:
-    database = tmp_path / "escoba.db"
-    matches = stored_matches(database)
-    with app_on(database, analysis=False) as client:
-        code = "bad_language" if "language" in reading else "bad_deck"
-        refused = assert_refused(ask(client, matches["ana"], ANA, **reading), 422, code)
-        assert named in refused["message"]
-        query = "&".join(f"{key}={value}" for key, value in reading.items())
-        shown = client.get(f"/api/matches/{matches['bea']}/analysis?{query}")
-        assert named in assert_refused(shown, 422, code)["message"]
-    storage = Storage(database_url(database))
-    try:
-        assert AnalysisStore(storage).get(matches["ana"]) is None
-    finally:
-        storage.close()
+    client, matches, database = refusing
+    code = "bad_language" if "language" in reading else "bad_deck"
+    refused = assert_refused(ask(client, matches["ana"], ANA, **reading), 422, code)
+    assert named in refused["message"]
+    query = "&".join(f"{key}={value}" for key, value in reading.items())
+    shown = client.get(f"/api/matches/{matches['bea']}/analysis?{query}")
+    assert named in assert_refused(shown, 422, code)["message"]
+    nothing_requested(database, matches)
 
 
 def test_a_view_before_any_request_shows_every_seat_and_no_move() -> None:
