@@ -2,9 +2,10 @@
 
 Starts `escoba serve` on a free port with a fresh database, drives Debian's Chromium with
 Playwright through the lobby with two open tables (desktop and phone), a game (desktop and
-phone), the score pad after a hand, the history, a replay, the score pad for real cards, a
-lesson of Learn to play, a Scopone game with its 10-card hand (desktop and phone) and two
-people at a table with a clock, one greeting the other, and writes one PNG per screen.
+phone), the score pad after a hand, the history, a replay and its analysis, the score pad for
+real cards, a lesson of Learn to play, a puzzle answered, a Scopone game with its 10-card hand
+(desktop and phone) and two people at a table with a clock, one greeting the other, and writes
+one PNG per screen.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ def main() -> None:
                 shoot(browser, url, out, tickets)
                 shoot_card_room(browser, url, out)
                 shoot_profile(browser, url, out)
+                shoot_puzzle(browser, url, out)
                 browser.close()
         finally:
             process.terminate()
@@ -214,6 +216,32 @@ def rated_match(url: str, host: httpx.Client, guest: httpx.Client, seed: int) ->
                     move = choose.choice(match["legal"])
                     play = {"type": "play", "card": move["card"], "captures": move["captures"]}
                     socket_.send(json.dumps(play))
+
+
+def shoot_puzzle(browser: Any, url: str, out: Path) -> None:
+    """A puzzle in Spanish with Spanish cards after a wrong try: the answer marked on the
+    board, named and explained, the rating's change and the streak."""
+    from escoba.puzzles import puzzle_by_id
+
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(url + "/puzzles")
+    page.evaluate(
+        "localStorage.setItem('escoba.language', 'es');"
+        " localStorage.setItem('escoba.deck', 'spanish')"
+    )
+    page.reload()
+    page.get_by_test_id("hand-card").first.wait_for(timeout=WAIT)
+    puzzle = puzzle_by_id(page.get_by_test_id("puzzle").get_attribute("data-id"))
+    wrong = next(
+        str(move) for move in puzzle.observation().legal_moves if str(move) != puzzle.answer
+    )
+    page.locator(f"[data-testid=hand-card][data-card='{wrong.split(':', maxsplit=1)[0]}']").click()
+    page.locator(f"[data-testid=move-choice][data-move='{wrong}']").click()
+    page.get_by_test_id("verdict").wait_for(timeout=WAIT)
+    page.wait_for_timeout(300)
+    page.screenshot(path=out / "puzzles.png", full_page=True)
+    context.close()
 
 
 def shoot_profile(browser: Any, url: str, out: Path) -> None:
@@ -330,6 +358,23 @@ def shoot(browser: Any, url: str, out: Path, tickets: list[dict[str, Any]]) -> N
         desktop.get_by_test_id("replay-next").click()
     desktop.wait_for_timeout(300)
     desktop.screenshot(path=out / "replay.png")
+
+    # The match's analysis (the server's own budget: it takes a while), the replay taken to
+    # the first costly move and the page scrolled to show the analysis under the controls.
+    desktop.goto(desktop.url.split("#")[0] + "?analyse=1")
+    desktop.locator("[data-testid=analysis][data-status=done]").wait_for(timeout=600_000)
+    marks = desktop.get_by_test_id("analysis-mark")
+    if marks.count():
+        marks.first.click()
+    desktop.evaluate(
+        """() => {
+          const controls = document.getElementById("replay-controls").getBoundingClientRect();
+          const top = document.getElementById("analysis-section").getBoundingClientRect().top;
+          window.scrollTo(0, top + window.scrollY - controls.height - 8);
+        }"""
+    )
+    desktop.wait_for_timeout(300)
+    desktop.screenshot(path=out / "replay-analysis.png")
 
     desktop.goto(url + "/scorepad")
     desktop.get_by_test_id("side-name-0").fill("Ana & Bea")

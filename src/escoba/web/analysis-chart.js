@@ -28,6 +28,7 @@ const positions = new WeakMap();
  * @property {string} label the graph in a sentence, for a screen reader
  * @property {(move: AnalysedMove) => string} title a costly move's words, for its mark
  * @property {(step: number) => void} go moves the replay to a step
+ * @property {(number: number) => string} handName "Hand 2", for the hands' lines
  */
 
 /**
@@ -87,7 +88,7 @@ export function moveAt(moves, step) {
  * @param {AnalysedMove[]} moves
  * @param {ChartOptions} options
  */
-export function leadChart(moves, { width, sides, label, title, go }) {
+export function leadChart(moves, { width, sides, label, title, go, handName }) {
   const narrow = width < 500;
   const height = narrow ? 190 : 230;
   const margin = { left: 36, right: 10, top: 22, bottom: 22 };
@@ -121,17 +122,19 @@ export function leadChart(moves, { width, sides, label, title, go }) {
     svg.append(node("text", { class: "tick", x: margin.left - 5, y: at(y(value)), "text-anchor": "end", "dominant-baseline": "middle", "aria-hidden": "true" }, shown));
   }
 
-  // Each hand's first move: a light line before it, and the hand's number on top where it fits.
+  // Each hand's first move: a light line before it, and the hand's name (or number, where
+  // hands are short) inside the top of the graph, clear of the sides' names.
+  const starts = moves.flatMap((move, index) => (index > 0 && move.hand_number !== moves[index - 1].hand_number ? [index] : []));
+  const room = Math.min(...[0, ...starts].map((index, order) => (starts[order] ?? count) - index).map((moved) => (moved * plotWidth) / Math.max(count - 1, 1)));
   let lastLabel = -Infinity;
-  moves.forEach((move, index) => {
-    if (index === 0 || move.hand_number === moves[index - 1].hand_number) return;
-    const where = (x(index) + x(index - 1)) / 2;
-    svg.append(node("line", { class: "hand-line", x1: at(where), x2: at(where), y1: margin.top, y2: margin.top + plotHeight }));
-    if (where - lastLabel >= 22) {
-      lastLabel = where;
-      svg.append(node("text", { class: "hand-number", x: at(where + 3), y: margin.top + plotHeight + 14, "aria-hidden": "true" }, String(move.hand_number + 1)));
-    }
-  });
+  for (const index of count > 1 && starts.length ? [0, ...starts] : []) {
+    const where = index === 0 ? x(0) : (x(index) + x(index - 1)) / 2;
+    if (index > 0) svg.append(node("line", { class: "hand-line", x1: at(where), x2: at(where), y1: margin.top, y2: margin.top + plotHeight }));
+    if (where - lastLabel < 22) continue;
+    lastLabel = where;
+    const number = moves[index].hand_number + 1;
+    svg.append(node("text", { class: "hand-number", x: at(where + 3), y: margin.top + 11, "aria-hidden": "true" }, room >= 70 ? handName(number) : String(number)));
+  }
 
   // The area between the line and zero, in the colour of the side ahead: the same shape twice,
   // each cut to its half of the graph.
