@@ -7,6 +7,8 @@ required; bad input refused by name, changing nothing."""
 from __future__ import annotations
 
 import contextlib
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from sqlalchemy import select
 from account_helpers import Person, register
 from escoba import DECK, Card
 from escoba.puzzles import NEAREST, Puzzle, PuzzleRating, load_puzzles, puzzle_by_id
+from escoba.server.storage.puzzles import PuzzleStore
 from escoba.server.storage.repository import Storage
 from escoba.server.storage.tables import PuzzleAttemptRow, PuzzleRatingRow
 from server_helpers import assert_refused
@@ -310,3 +313,29 @@ def test_a_puzzle_by_its_id_is_the_same_view_in_the_asked_language(client: TestC
     assert view == {**given, "title": puzzle.title("it")}
     for missing in ("zz9999", "a.b"):
         assert_refused(client.get(f"/api/puzzles/{missing}"), 404, "not_found")
+
+
+def test_tries_at_once_of_one_account_each_count_once(client: TestClient) -> None:
+    """Several tries of one account at the same moment (two tabs), the same puzzle among them:
+    each puzzle counts once and no try's change of rating is lost."""
+    register(client, "Ana")
+    account = client.app.state.accounts.by_key("ana")  # type: ignore[attr-defined]
+    storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
+    store = PuzzleStore(storage)
+    puzzles = list(load_puzzles()[:6])
+    tries = [*puzzles, puzzles[0], puzzles[1]]
+
+    def rate(mu: float, sigma: float, solved: bool) -> tuple[float, float]:
+        return mu + (1.0 if solved else -1.0), sigma
+
+    def one(puzzle: Puzzle) -> bool:
+        at = datetime.now(UTC)
+        return store.attempt(account.id, puzzle.id, True, rate, (NEW.mu, NEW.sigma), at).counted
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        counted = list(pool.map(one, tries))
+    assert sum(counted) == len(puzzles)
+    standing = store.standing(account.id)
+    assert standing is not None
+    assert (standing.attempted, standing.solved, standing.streak) == (6, 6, 6)
+    assert standing.mu == pytest.approx(NEW.mu + 6)

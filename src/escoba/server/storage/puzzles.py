@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import exc as sa_exc
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from .repository import Storage, _read, _store, _utc
@@ -111,6 +111,10 @@ class PuzzleStore:
         at: datetime,
     ) -> Tried:
         with self._session() as session:
+            if session.get_bind().dialect.name == "sqlite":
+                # The write lock from the start: two tries of one account read and write the
+                # rating one after the other (PostgreSQL: the row's lock below).
+                session.execute(text("BEGIN IMMEDIATE"))
             row = session.scalars(
                 select(PuzzleRatingRow)
                 .where(PuzzleRatingRow.account_id == account_id)
