@@ -137,9 +137,9 @@ def test_explanations_in_every_language_name_cards_in_every_deck(language: str) 
 def test_the_sevens_theme_goes_by_the_rules_name() -> None:
     primiera = Puzzle("x", "scopa", "primiera", 1500, {}, "7d", 1.0, True, "self-play")
     setenta = Puzzle("x", "escoba", "primiera", 1500, {}, "7d", 1.0, True, "self-play")
-    assert primiera.title("en") == "Primiera"
-    assert setenta.title("en") == "Setenta"
-    assert setenta.title("es") == "Setenta"
+    assert primiera.title("en") == "Primiera: sevens and sixes"
+    assert setenta.title("en") == "Setenta: sevens and sixes"
+    assert setenta.title("es") == "Setenta: sietes y seises"
 
 
 # -- themes on constructed positions -----------------------------------------------------------

@@ -286,7 +286,10 @@ class PuzzleSession:
         self.progress.tried(puzzle, solved)
         save_progress(self.path, self.progress)
         answer = w.move_phrase(puzzle.move)
-        self.say(w.text("puzzles.right" if solved else "puzzles.wrong", move=answer))
+        if solved:
+            self.say(w.text("puzzles.right", move=answer))
+        else:
+            self.say(w.text("puzzles.wrong", move=answer))
         self.say(puzzle.explanation(self.language, self.deck))
         after = self.progress.rating.shown()
         self.say(
