@@ -144,6 +144,17 @@ def serve_command(
             help="Deals the analysis of a finished match looks at a move, at least.",
         ),
     ] = DEFAULT_SETTINGS.analysis_min_deals,
+    analysis_workers: Annotated[
+        int,
+        typer.Option(
+            "--analysis-workers",
+            min=1,
+            max=MAX_COMPUTER_WORKERS,
+            metavar="N",
+            help="Moves of finished matches' analyses worked out at once, at most, and only "
+            "on computer workers no room needs.",
+        ),
+    ] = DEFAULT_SETTINGS.analysis_workers,
     origin: Annotated[
         list[str] | None,
         typer.Option(
@@ -256,6 +267,7 @@ def serve_command(
         passkey_site=_passkey_site(passkey_site),
         analysis_budget=analysis_budget,
         analysis_min_deals=analysis_min_deals,
+        analysis_workers=analysis_workers,
     )
     try:
         application = create_app(settings)
