@@ -133,7 +133,8 @@ def ask(client: TestClient, match_id: int, *tokens: str, **reading: str) -> Any:
 
 
 def until_done(client: TestClient, match_id: int, *tokens: str) -> dict[str, Any]:
-    deadline = time.monotonic() + TIMEOUT
+    # A loaded machine starts the workers' processes slowly: a failing test, never a hang.
+    deadline = time.monotonic() + 4 * TIMEOUT
     while True:
         response = ask(client, match_id, *tokens)
         assert response.status_code == 200, response.text
@@ -141,6 +142,15 @@ def until_done(client: TestClient, match_id: int, *tokens: str) -> dict[str, Any
         if answer["status"] in ("done", "failed") or time.monotonic() > deadline:
             return answer
         time.sleep(0.02)  # polling the background runner, not waiting for a time
+
+
+def stored_error(database: Path, match_id: int) -> str | None:
+    storage = Storage(database_url(database))
+    try:
+        stored = AnalysisStore(storage).get(match_id)
+        return None if stored is None else stored.error
+    finally:
+        storage.close()
 
 
 def stored_moves(database: Path, match_id: int) -> list[dict[str, Any]]:
@@ -401,6 +411,7 @@ def test_an_analysis_requested_is_made_once_with_the_analysts_values(tmp_path: P
         assert first.status_code == 200, first.text
         assert first.json()["status"] in ("queued", "running", "done")
         done = until_done(client, match, ANA)
+        assert done["status"] == "done", stored_error(database, match)
         with app_on(database) as other:  # a second process asked later: it is made once
             again = ask(other, match, ANA).json()
     whole = direct(database, match)
@@ -428,7 +439,7 @@ def test_two_processes_asked_at_once_make_it_once(tmp_path: Path) -> None:
         assert ask(one, match, ANA).status_code == ask(two, match, ANA).status_code == 200
         done = until_done(one, match, ANA)
         finished = [client.app.state.analyses.finished for client in (one, two)]  # type: ignore[attr-defined]
-    assert done["status"] == "done"
+    assert done["status"] == "done", (done["status"], done["done"], stored_error(database, match))
     assert sorted(finished) == [0, 1]
     assert stored_moves(database, match) == direct(database, match)
 
