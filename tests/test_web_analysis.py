@@ -252,3 +252,29 @@ def test_a_match_not_yet_analysed_offers_the_button(page: Any, server: Server) -
     page.goto(server.url + f"/replay/{match_id}")
     wait_done(page)
     assert page.get_by_test_id("analysis-mistakes").is_visible()
+
+
+def test_progress_is_shown_until_the_analysis_is_done(page: Any, server: Server) -> None:
+    room, ticket, match_id = finished_match(server)
+    total = len(analysis(server, match_id, ticket["token"], "en")["moves"])
+    hold(page, server, room, ticket, "en")
+    answers: list[str] = []
+
+    def halfway(route: Any) -> None:
+        # The server's first two answers, as if it were still working: the page shows how far
+        # it has got and asks again.
+        answer = route.fetch()
+        body = answer.json()
+        if len(answers) < 2:
+            body = {**body, "status": "running", "done": 3, "moves": body["moves"][:3]}
+        answers.append(body["status"])
+        route.fulfill(response=answer, json=body)
+
+    page.route(f"**/api/matches/{match_id}/analysis", halfway)
+    page.goto(server.url + f"/replay/{match_id}?analyse=1&poll=300")
+    expect(page.get_by_test_id("analysis-progress")).to_have_text(
+        f"Analysing… 3 / {total} moves", timeout=TIMEOUT
+    )
+    wait_done(page)
+    assert answers[:3] == ["running", "running", "done"]
+    assert page.get_by_test_id("analysis-point").count() == total

@@ -123,7 +123,8 @@ async function fetchAnalysis(request) {
   }
   view.asking = false;
   const status = view.data?.status;
-  // Asked again until it is done; a reading of a public match's goes on only once one is asked.
+  // Asked again until it is done (a public match's, read without asking, follows the analysis
+  // someone else asked for); a failed ask stops it, and offers to try again.
   if (!view.error && (status === "queued" || status === "running")) {
     view.timer = setTimeout(() => fetchAnalysis(request), pollDelay());
   }
@@ -239,6 +240,7 @@ function doneParts(data) {
       label: t("analysis.graph_label", { first: names[0], second: names[1], count: costly.length }),
       title: markTitle,
       go: replay.go,
+      handName: (n) => t("common.hand_n", { n }),
     });
     parts.push(el("figure", { class: "lead-figure" },
       el("figcaption", { text: t("analysis.graph_caption") }), view.graph,
@@ -287,7 +289,10 @@ function render() {
   } else {
     parts.push(el("p", { class: "note", text: t("analysis.intro") }), request("analysis.request"));
   }
-  if (view.error) parts.push(el("p", { class: "error", role: "alert", "data-testid": "analysis-error", text: t("analysis.load_error", { message: view.error }) }));
+  if (view.error) {
+    parts.push(el("p", { class: "error", role: "alert", "data-testid": "analysis-error", text: t("analysis.load_error", { message: view.error }) }));
+    if (status === "queued" || status === "running") parts.push(request("analysis.retry"));
+  }
   $("analysis-body").replaceChildren(...parts.filter((part) => part !== null));
   showAt(view.step);
 }
