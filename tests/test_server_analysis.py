@@ -545,3 +545,10 @@ def test_a_view_before_any_request_shows_every_seat_and_no_move() -> None:
     assert (view.status, view.done, view.total, view.moves) == ("none", 0, None, [])
     assert [player.seat for player in view.players] == [0, 1, 2, 3]
     assert all(player.accuracy is None for player in view.players)
+
+
+@pytest.mark.parametrize("name", ["analysis_budget", "analysis_min_deals", "analysis_workers"])
+@pytest.mark.parametrize("value", [0, -3, 1.5, True])
+def test_the_analysis_settings_want_whole_numbers_from_one(name: str, value: object) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings(**{name: value})  # type: ignore[arg-type]
