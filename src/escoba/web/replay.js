@@ -23,6 +23,9 @@
 //                     hand), and at the end of the match the final totals and the winner
 //                     (data-final="true"; the winner line has data-testid replay-winner)
 //   replay-error      the message when the match is unknown or unfinished, or loading failed
+//   analysis, analysis-graph, analysis-mark, analysis-mistake, analysis-current ...
+//                     the match's analysis under the replay and beside the board: see
+//                     replay-analysis.js and analysis-chart.js
 
 import { isCard } from "./cards.js";
 import { cardBack, cardFace, cardLabel } from "./game-names.js";
