@@ -16,7 +16,7 @@ A loss is classed as lichess classes a chess move, in points of the hand:
 - a *blunder* from :data:`BLUNDER` (1.5): a point and a half or more, a sweep given away and
   a point category with it.
 
-The thresholds are calibrated on the ladder (``benchmarks/analysis.py``; docs/ai.md,
+The thresholds are calibrated on the ladder (``benchmarks/analysis_thresholds.py``; docs/ai.md,
 "Analysis"): the top level's own moves, valued by the deeper analysis, lose 0.3 points or more
 in few of its moves and the beginner's in many. A player's *accuracy* is the mean over their
 moves that had a choice of ``100 * exp(-loss)``: 100 for the best move, 74 for a loss of 0.3,
