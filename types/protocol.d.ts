@@ -550,6 +550,11 @@ declare namespace Protocol {
     seats: SeatInfo[];
     /** Matches played in this room so far, counting the current one (1 for the first). */
     match_number: number;
+    /**
+     * The current match's id among the stored matches: its replay and analysis once it is
+     * finished (``/replay/<id>``).
+     */
+    match_id: number | null;
     status: "playing" | "over";
     /** An open table, listed in the lobby (else private: found by its link only). */
     listed: boolean;

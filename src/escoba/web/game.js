@@ -635,7 +635,7 @@ function start() {
   byId("piles-button").addEventListener("click", () => showPiles(state));
   byId("piles-close").addEventListener("click", () => closeDialog(byId("piles-dialog")));
   byId("rematch-button").addEventListener("click", rematch);
-  byId("analyse-button").addEventListener("click", () => state && analyseMatch(roomId, state.room.match_number, toast));
+  byId("analyse-button").addEventListener("click", () => state && analyseMatch(roomId, state.room.match_number, state.room.match_id, toast));
   byId("take-back").addEventListener("click", takeBack);
   byId("invite-button").addEventListener("click", () => toggleInvite(byId("invite-box").hidden));
   byId("copy-invite").addEventListener("click", copyInvite);

@@ -352,6 +352,9 @@ class RoomInfo(_Message):
     seats: list[SeatInfo]
     match_number: int
     """Matches played in this room so far, counting the current one (1 for the first)."""
+    match_id: int | None = None
+    """The current match's id among the stored matches: its replay and analysis once it is
+    finished (``/replay/<id>``)."""
     status: Literal["playing", "over"]
     listed: bool = False
     """An open table, listed in the lobby (else private: found by its link only)."""

@@ -288,6 +288,7 @@ class Room:
                 for seat, state in enumerate(self.seats)
             ],
             match_number=self.match_number,
+            match_id=self.room_state.match_id,
             status="over" if self.room_state.over else "playing",
             listed=self.room_state.table.listed,
             clock=self._clock_view(),
