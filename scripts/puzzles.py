@@ -36,7 +36,7 @@ import json
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
@@ -51,7 +51,7 @@ from escoba.ai.ratings import ELO, level_rating
 from escoba.ai.search import SearchPlayer
 from escoba.moves import Move
 from escoba.observation import Observation
-from escoba.puzzles import THEMES, theme_of
+from escoba.puzzles import THEMES, possible_themes, theme_of
 from escoba.rules import preset_name
 
 ROOT: Final = Path(__file__).resolve().parent.parent
@@ -66,8 +66,6 @@ QUICK_BUDGET: Final = 20_000
 TRIES: Final = 6
 """Seeds of each level asked for the answer (for the rating)."""
 RATED_LEVELS: Final = ("easy", "medium", "hard")
-SEARCHED_THEMES: Final = ("take_the_sweep", "deny_the_sweep", "seven_of_coins", "primiera")
-"""The themes a searched (not exact) position may have."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             matches=args.matches,
             budget=args.budget,
             min_deals=args.min_deals,
-            advance=lambda: progress.advance(task),
+            advance=lambda found: progress.update(
+                task, advance=1, description=" ".join(f"{n}" for n in found.values())
+            ),
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(dump(data), encoding="utf-8")
@@ -148,7 +148,7 @@ def generate(
     budget: int = 200_000,
     min_deals: int = 300,
     records: Sequence[Mapping[str, Any]] = (),
-    advance: Any = None,
+    advance: Callable[[dict[str, int]], object] | None = None,
 ) -> dict[str, Any]:
     """The puzzles' data (``{"format", "version", "generator", "puzzles"}``): the positions
     of the stored matches' ``records`` first, then self-play's."""
@@ -167,7 +167,7 @@ def generate(
             ):
                 found[candidate.theme].append(candidate)
             if advance is not None:
-                advance()
+                advance({theme: len(found[theme]) for theme in THEMES})
         if all(len(found[theme]) >= share for theme in THEMES):
             break
     chosen = _choose(found, count, presets)
@@ -322,8 +322,8 @@ def _candidate(
     share: int,
 ) -> Candidate | None:
     exact = is_exact(observation)
-    if not exact and all(len(found[theme]) >= share for theme in SEARCHED_THEMES):
-        return None  # only an exact position can still give a theme wanted
+    if not exact and all(len(found[t]) >= share for t in possible_themes(observation)):
+        return None  # no theme still wanted could come of it: spare the search
     if exact:
         ranked = exact_values(observation)
     else:

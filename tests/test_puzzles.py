@@ -23,6 +23,7 @@ from escoba.puzzles import (
     PuzzleRating,
     load_puzzles,
     pick_puzzle,
+    possible_themes,
     puzzle_by_id,
     puzzle_from_dict,
     theme_of,
@@ -185,6 +186,18 @@ def test_an_exact_position_fitting_no_other_theme_is_counting() -> None:
         observation = puzzle.observation()
         assert theme_of(puzzle.game(), exact_values(observation), exact=True) == "counting"
         assert theme_of(puzzle.game(), exact_values(observation), exact=False) is None
+
+
+def test_possible_themes_foresee_the_theme_before_any_search() -> None:
+    deck = build_deck(2, 1, hands={0: "6h Qc Jd"}, table="5c Ad 2c Ks")
+    game = game_with_deck(ESCOBA, 2, deck, dealer=1)
+    assert possible_themes(game.observation(0)) == {"deny_the_sweep"}
+    deck = build_deck(2, 1, hands={0: "Jh 3c 2s"}, table="7d Qs 4h Ah")
+    game = game_with_deck(ESCOBA, 2, deck, dealer=1)
+    assert {"seven_of_coins", "primiera"} <= possible_themes(game.observation(0))
+    assert "take_the_sweep" not in possible_themes(game.observation(0))
+    for puzzle in PUZZLES:
+        assert puzzle.theme in possible_themes(puzzle.observation()), puzzle.id
 
 
 def test_the_shipped_themes_are_theme_of() -> None:

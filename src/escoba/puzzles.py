@@ -35,6 +35,7 @@ from importlib.resources import files
 from typing import Any, Final
 
 from .ai.coach import advice_sentence, reasons_for
+from .ai.exact import exact_values, is_exact
 from .ai.ratings import ELO
 from .cards import Card, DeckStyle, card_name
 from .catalogue import message_key
@@ -51,6 +52,7 @@ __all__ = [
     "PuzzleRating",
     "load_puzzles",
     "pick_puzzle",
+    "possible_themes",
     "puzzle_by_id",
     "puzzle_from_dict",
     "theme_of",
@@ -312,6 +314,33 @@ def theme_of(game: Game, ranked: Sequence[tuple[Move, float]], *, exact: bool) -
     return "counting" if exact else None
 
 
+def possible_themes(observation: Observation) -> frozenset[str]:
+    """The themes :func:`theme_of` could give this position, whichever move is best: what
+    its moves do, without valuing them (a generator asks before a search, which is dear)."""
+    reasons = [_reasons(observation, move) for move in observation.legal_moves]
+    if len(reasons) < 2:
+        return frozenset()
+    rules = observation.rules
+    possible = set()
+    if any("coach.sweeps" in good for good, _ in reasons):
+        possible.add("take_the_sweep")
+    gives = ["coach.gives_seven_of_coins" in bad for _, bad in reasons]
+    if any("coach.takes_seven_of_coins" in good for good, _ in reasons) or (
+        any(gives) and not all(gives)
+    ):
+        possible.add("seven_of_coins")
+    leaves = [bool(bad & _LEAVES_SWEEP) for _, bad in reasons]
+    if any(leaves) and not all(leaves):
+        possible.add("deny_the_sweep")
+    if rules.sevens != "none" and any(
+        _sevens(move, rules) > (0, 0) for move in observation.legal_moves
+    ):
+        possible.add("primiera")
+    if is_exact(observation):
+        possible.update(("last_capture", "counting"))
+    return frozenset(possible)
+
+
 _LEAVES_SWEEP: Final = frozenset({"coach.leaves_sweep", "coach.leaves_match_sweep"})
 
 
@@ -330,8 +359,6 @@ def _sevens(move: Move, rules: RuleSet) -> tuple[int, int]:
 def _last_capturer(game: Game, move: Move) -> bool:
     """Whether, after ``move`` and both seats' best play to the hand's end, the mover's side
     captured last and took cards left on the table (exact positions only)."""
-    from .ai.exact import exact_values
-
     played = game.copy()
     mover = played.to_move
     hands = len(played.results)
