@@ -3,7 +3,7 @@
 1. ``python -m build`` makes the sdist and, from it, the wheel (so the sdist is complete too).
 2. Every file of ``src/escoba`` that git tracks must be in the wheel and in the sdist (the
    modules, and what ``[tool.setuptools.package-data]`` ships: ``web/*``, ``locale/*``, the
-   migrations, ``py.typed``).
+   migrations, the puzzles' ``data/*.json``, ``py.typed``).
 3. A fresh virtual environment in a temporary folder (``python -m venv``; the current folder
    is that folder, and nothing of the clone is on the path) installs the wheel with the
    ``web`` extra from the package index pip is configured with, as a player would; redis and
