@@ -21,8 +21,9 @@ from typing import Annotated, Any, Final, TextIO
 
 import typer
 
-from ..cards import DeckStyle
+from ..cards import DECK_STYLES, DeckStyle
 from ..errors import EscobaError
+from ..messages import LANGUAGES
 from ..moves import Move
 from ..observation import Play
 from ..play.render import Words, capital
@@ -30,7 +31,7 @@ from ..puzzles import THEMES, Puzzle, PuzzleRating, pick_puzzle
 from ..rules import RULESETS
 from ..userdata import data_dir
 from .errors import fail
-from .options import Deck, Language, choice
+from .options import choice, parse_deck, parse_language
 from .root import app
 
 __all__ = ["PuzzleProgress", "puzzles_command"]
@@ -129,6 +130,27 @@ PuzzlePreset = Annotated[
     ),
 ]
 
+PuzzleDeck = Annotated[
+    DeckStyle | None,
+    typer.Option(
+        "--deck",
+        metavar="STYLE",
+        parser=parse_deck,
+        help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
+        show_default=False,
+    ),
+]
+PuzzleLanguage = Annotated[
+    str | None,
+    typer.Option(
+        "--language",
+        metavar="LANG",
+        parser=parse_language,
+        help=f"Language of the texts: {', '.join(LANGUAGES)} (default: en).",
+        show_default=False,
+    ),
+]
+
 
 @app.command("puzzles")
 def puzzles_command(
@@ -146,8 +168,8 @@ def puzzles_command(
     reset: Annotated[
         bool, typer.Option("--reset", help="Start the puzzle rating and streak afresh.")
     ] = False,
-    deck: Deck = None,
-    language: Language = None,
+    deck: PuzzleDeck = None,
+    language: PuzzleLanguage = None,
 ) -> None:
     """Puzzles: find the best move of a position where one move is clearly best (take the
     sweep, deny the sweep, the seven of coins, primiera, the last capture, counting). Your
