@@ -107,6 +107,7 @@ def test_a_puzzle_refuses_an_illegal_move_by_name() -> None:
 def test_puzzles_by_id_and_from_their_data() -> None:
     puzzle = PUZZLES[-1]
     assert puzzle_by_id(puzzle.id) is puzzle
+    assert len(set(PUZZLES)) == len(PUZZLES)  # hashable, by all but the record
     assert puzzle_from_dict(puzzle.to_dict()) == puzzle
     with pytest.raises(EscobaError, match="'z9999'"):
         puzzle_by_id("z9999")

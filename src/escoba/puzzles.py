@@ -30,7 +30,7 @@ import json
 import math
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any, Final
 
@@ -119,8 +119,9 @@ class Puzzle:
     """One of :data:`THEMES`."""
     rating: int
     """Difficulty on the ladder's Elo scale (``beginner`` 1000, a new player 1500)."""
-    record: Mapping[str, Any]
-    """A match record cut at the position (it holds the deck's order: never shown)."""
+    record: Mapping[str, Any] = field(hash=False)
+    """A match record cut at the position (it holds the deck's order: never shown); left out
+    of the hash (a mapping has none), so puzzles may be kept in sets."""
     answer: str
     """The one best move in the engine's notation ("7d:3s+4h"; "Qd" for a drop)."""
     gap: float
