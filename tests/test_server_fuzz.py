@@ -1910,6 +1910,7 @@ def test_a_full_database_refuses_each_write_clearly_and_loses_nothing(
             "path": "base.css",
             "username": "Ana",
             "game": "escoba",
+            "puzzle_id": PUZZLE.id,
         }
         before = {room: stored_record(client, room) for room in (over.room, playing.room)}
         assert before[playing.room] == server_record(client, playing.room)

@@ -160,9 +160,10 @@ class Timings:
     abandon_after: float = 60.0
     """A taken person seat with no connection this long is abandoned (``escoba serve
     --abandon-after``): the others may give it to a computer, or claim the match."""
-    analysis_poll: float = 5.0
+    analysis_poll: float = 60.0
     """The match analyses' runner looks for work this often besides when one is requested
-    (an analysis another process was asked for, or one whose runner stopped)."""
+    here (an analysis another process was asked for while its own runner was busy, or one
+    whose runner stopped: its lease lasts as long)."""
     analysis_lease: float = 60.0
     """A runner holds the analysis it works on this long from its last save: past that,
     another process takes it over and resumes from the moves stored."""
