@@ -19,6 +19,7 @@ def small(seed: int) -> TreeSearchPlayer:
     return TreeSearchPlayer(seed, name="small", iterations=40, depth=4)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "partnerships"), SEATINGS)
 @pytest.mark.parametrize("preset", THREE_CARD_PRESETS)
 def test_the_tree_search_plays_only_legal_moves_through_a_match(

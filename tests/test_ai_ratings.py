@@ -104,6 +104,7 @@ def test_a_level_is_rated_in_its_game_and_a_former_name_as_its_level() -> None:
     assert level_rating("nobody", RULESETS["escoba"]) is None
 
 
+@pytest.mark.slow
 def test_the_lobby_is_given_each_presets_ratings(client: TestClient) -> None:
     ratings = client.get("/api/presets").json()["ratings"]
     assert "scopone-scientifico" not in ratings

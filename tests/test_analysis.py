@@ -68,6 +68,7 @@ def exact_positions(preset: str, seeds: range) -> Iterator[tuple[Game, Observati
             game.play(rng.choice(game.legal_moves()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["escoba", "scopa", "escova"])
 def test_exact_values_are_the_hands_best_margins(preset: str) -> None:
     checked = 0
@@ -92,6 +93,7 @@ def test_a_position_with_hidden_cards_has_no_exact_value() -> None:
     assert not is_exact(three.observation(three.to_move or 0))
 
 
+@pytest.mark.slow
 def test_the_analysis_values_exact_positions_exactly() -> None:
     """Where every card is known the analysis takes the exact values, not the search's."""
     game = played_out("escoba", 4)
@@ -163,6 +165,7 @@ def judged(observation: Observation, move: Move) -> MoveAnalysis:
     return analysis
 
 
+@pytest.mark.slow
 def test_leaving_a_sweep_the_other_player_holds_is_a_mistake() -> None:
     """RULES.md, "Sweeps": in the hand's last round, a drop that leaves a table the other
     seat's card takes whole, where another drop would leave it none, gives the other side a
@@ -187,6 +190,7 @@ def test_leaving_a_sweep_the_other_player_holds_is_a_mistake() -> None:
         assert {r.key for r in analysis.reasons} & faults
 
 
+@pytest.mark.slow
 def test_leaving_the_seven_of_coins_to_the_other_player_is_costly() -> None:
     """RULES.md, scoring: the 7 of coins is a point by itself. With the 7 of coins on the
     table and a move that takes it, a move that leaves it to a card the other seat holds is
@@ -254,6 +258,7 @@ def test_a_resumed_analysis_equals_an_uninterrupted_one() -> None:
     assert set(seen) == {len(whole.moves)}
 
 
+@pytest.mark.slow
 def test_a_stored_analysis_reads_back_the_same() -> None:
     analysis = Analyst(**CHEAP).analyse(played_out("escoba", 9).record())
     assert MatchAnalysis.from_dict(analysis.to_dict()) == analysis

@@ -542,6 +542,7 @@ def test_a_database_that_cannot_be_opened_is_said_without_its_password(tmp_path:
     admin(f"sqlite:///{text_file}", "accounts").assert_error(2, "--database: cannot open")
 
 
+@pytest.mark.slow
 def test_the_default_database_is_the_servers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

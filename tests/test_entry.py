@@ -21,6 +21,7 @@ def test_entry_point_without_the_cli_extra_says_what_to_install(
     assert "escoba[cli]" in str(stopped.value.code)
 
 
+@pytest.mark.slow
 def test_python_dash_m_runs_the_command() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "escoba", "rules"], capture_output=True, text=True, check=False

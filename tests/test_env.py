@@ -416,6 +416,7 @@ def test_the_ace_that_takes_the_whole_table_is_one_action() -> None:
     assert not e.game.table and e.game.sweeps == (0, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_fast_encoding_equals_the_reference_from_the_seat_observation(
     config: tuple[str, int, bool],
@@ -815,6 +816,7 @@ def test_level_agents_reproduce_from_their_seed() -> None:
         LevelAgent("easy").act(e, "player_1")
 
 
+@pytest.mark.slow
 def test_the_example_script_plays_random_against_medium() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "examples" / "random_vs_medium.py"), "--matches", "2"],

@@ -570,6 +570,7 @@ def test_golden_playthroughs_replay_line_by_line(name: str) -> None:
 # -- OpenSpiel's searchers
 
 
+@pytest.mark.slow
 def test_openspiels_ismcts_bot_plays_a_whole_hand() -> None:
     game = load("escoba")
     rng = np.random.RandomState(0)

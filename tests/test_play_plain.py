@@ -109,6 +109,7 @@ def test_a_seating_the_deck_does_not_share_out_is_refused(args: list[str], fragm
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_yes_piped_into_the_command() -> None:
     yes = subprocess.Popen(["yes", "1"], stdout=subprocess.PIPE)
     try:

@@ -161,6 +161,7 @@ def test_cards_are_accounted_and_only_legal_moves_are_offered(
     play(game, random.Random(seed), hands, check_step)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(rules=rule_sets(), seating=seatings(), seed=seeds, data=st.data())
 def test_every_offered_move_is_accepted(
@@ -194,6 +195,7 @@ def test_every_offered_move_is_accepted(
         assert game.record() == record
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seating=seatings(), seed=seeds)
 def test_sum15_table_ends_every_hand_on_10_25_40_or_55(

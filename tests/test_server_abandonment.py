@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from escoba.server.config import DEFAULT_TIMINGS
 from escoba.server.storage.repository import Storage
 from server_helpers import (
@@ -38,6 +40,7 @@ def latest(peer: Peer) -> Message:
     return state
 
 
+@pytest.mark.slow
 def test_a_player_back_within_the_grace_period_plays_on(tmp_path: Path) -> None:
     clock = ManualClock()
     with running_app(tmp_path / "db", clock=clock) as client:
@@ -55,6 +58,7 @@ def test_a_player_back_within_the_grace_period_plays_on(tmp_path: Path) -> None:
                 assert abandoned(latest(ana)) == []
 
 
+@pytest.mark.slow
 def test_a_seat_away_past_the_grace_period_goes_to_a_computer(tmp_path: Path) -> None:
     clock = ManualClock()
     with running_app(tmp_path / "db", clock=clock) as client:

@@ -529,6 +529,7 @@ def test_deleting_an_account_keeps_its_matches_under_a_deleted_player(client: Te
     assert register(client, "Ana").username == "Ana"
 
 
+@pytest.mark.slow
 def test_an_account_finds_its_matches_and_replays_on_a_new_device(client: TestClient) -> None:
     """Signed in on a device that holds no seat token, a player still lists their finished
     matches, replays them and makes them public; others do not see them."""

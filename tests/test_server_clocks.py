@@ -117,6 +117,7 @@ def test_a_seat_that_moves_itself_keeps_its_reserve_less_what_it_used(tmp_path: 
             assert view["reserves"][mover.seat] == 55.0 and view["timeouts"][mover.seat] == 0
 
 
+@pytest.mark.slow
 def test_a_deadline_passed_while_no_server_ran_is_played_once(tmp_path: Path) -> None:
     """The server stops with Bea's time running; it starts again after her deadline: the
     room, loaded when someone comes, plays her timeout at once, and only once."""

@@ -692,6 +692,7 @@ def test_random_score_pads(client: TestClient, body: bytes) -> None:
         lambda langs: "&".join(f"language={lang}" for lang in langs)
     ),
 )
+@pytest.mark.slow
 def test_random_query_strings_to_the_cheat_sheet(
     client_and_room: tuple[TestClient, str], query: str
 ) -> None:
@@ -1581,6 +1582,7 @@ KNOWN_BROKEN_PATHS: dict[tuple[str, str], set[str]] = {}
         "/players/{username}",
     ],
 )
+@pytest.mark.slow
 def test_odd_path_segments_to_the_rating_routes(
     site: Site, database_backend: str, path: str, server_log: pytest.LogCaptureFixture
 ) -> None:

@@ -123,6 +123,7 @@ def mine(client: TestClient, *tokens: str) -> dict[str, Any]:
     return answer
 
 
+@pytest.mark.slow
 def test_your_matches_are_the_finished_ones_your_tokens_hold(server: dict[str, Any]) -> None:
     client: TestClient = server["client"]
     matches: dict[str, Stored] = server["matches"]
@@ -353,6 +354,7 @@ def test_wins_are_grouped_by_the_opponents_met() -> None:
     )
 
 
+@pytest.mark.slow
 def test_two_servers_in_one_process_count_their_own_matches(tmp_path: Any) -> None:
     """Match ids are a database's own: what one server remembers of its match 1 is not
     another's match 1."""
@@ -373,6 +375,7 @@ def test_two_servers_in_one_process_count_their_own_matches(tmp_path: Any) -> No
             assert match["totals"] == list(game.totals)
 
 
+@pytest.mark.slow
 def test_matches_with_take_backs_are_marked_and_left_out_of_the_statistics(
     tmp_path: Any,
 ) -> None:

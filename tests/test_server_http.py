@@ -398,6 +398,7 @@ def yours(finished: dict[str, Any]) -> dict[str, Any]:
     return {"tokens": [finished["ticket"]["token"], finished["playing"]["token"]]}
 
 
+@pytest.mark.slow
 def test_only_finished_matches_are_listed(finished: dict[str, Any]) -> None:
     """RULES.md "Winning the match": the listed totals and winner are the match's."""
     client: TestClient = finished["client"]

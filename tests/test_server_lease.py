@@ -150,6 +150,7 @@ def test_renewing_extends_the_lease(redis_store: TestRedis) -> None:
     run(test)
 
 
+@pytest.mark.slow
 def test_many_calls_at_once_share_one_client(redis_store: TestRedis) -> None:
     """A loaded process has hundreds of calls to Redis in flight at once (every move is
     published); redis-py's pool of 100 connections had refused the rest as "Too many

@@ -118,6 +118,7 @@ def handlers(app: Any) -> int:
     return int(app.state.registry.handlers)
 
 
+@pytest.mark.slow
 def test_a_dropped_socket_with_a_full_queue_ends_its_handler(tmp_path: Path) -> None:
     """About 200 pings at once, then the socket is dropped (reset): the handler and its pump
     end, however full the connection's queue was, and the server serves others on."""
@@ -277,6 +278,7 @@ def test_a_seat_has_a_bounded_number_of_connections(tmp_path: Path) -> None:
             again.join(ticket["token"])
 
 
+@pytest.mark.slow
 def test_hints_are_counted_per_seat_not_per_connection(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -433,6 +435,7 @@ def test_a_failed_creation_counts_against_nobody(
         assert create_room(client, seats=["person", "easy"])["room"]
 
 
+@pytest.mark.slow
 def test_a_restart_loads_no_room_until_someone_comes(tmp_path: Path) -> None:
     """With many live matches stored, a restarted server holds none of them: it answers at
     once, counts none of their computer seats, and loads a room (its computers moving) when

@@ -285,6 +285,7 @@ def test_entries_of_other_processes_are_forgotten_unless_said_again() -> None:
     asyncio.run(test())
 
 
+@pytest.mark.slow
 def test_an_open_table_is_listed_on_every_process_of_a_site(
     tmp_path: Path, redis_store: TestRedis
 ) -> None:

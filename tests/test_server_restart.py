@@ -79,6 +79,7 @@ def test_a_match_against_the_computer_survives_a_restart(tmp_path: Path) -> None
         assert [(m["id"], m["totals"]) for m in listed] == [(finished_id, final["match"]["totals"])]
 
 
+@pytest.mark.slow
 def test_a_three_player_room_survives_a_restart(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     with running_app(database) as client:
@@ -121,6 +122,7 @@ def test_a_three_player_room_survives_a_restart(tmp_path: Path) -> None:
             assert_states_match(bo, finished)
 
 
+@pytest.mark.slow
 def test_a_computer_whose_turn_it_was_moves_after_a_restart(tmp_path: Path) -> None:
     database = tmp_path / "escoba.db"
     # A slow computer: at shutdown it is still waiting to move.

@@ -69,6 +69,7 @@ def to_move(peer: Peer) -> int | None:
 # -- tokens and room ids ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_tokens_and_room_ids_carry_at_least_128_random_bits(client: TestClient) -> None:
     tokens: list[str] = []
     room_ids: list[str] = []
@@ -440,6 +441,7 @@ def test_a_real_server_refuses_a_large_body_before_reading_it(tmp_path: Path) ->
 # -- no token in any answer ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_answer_holds_a_token_but_the_seat_ticket(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

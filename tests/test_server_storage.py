@@ -234,6 +234,7 @@ def first_seed(case: LogCase) -> int:
     raise AssertionError("unreachable")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", LOG_CASES.values(), ids=LOG_CASES.keys())
 def test_the_event_log_replays_the_match_after_every_move(storage: Storage, case: LogCase) -> None:
     seed = first_seed(case)

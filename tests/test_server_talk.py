@@ -30,6 +30,7 @@ def said(peer: Peer) -> Message:
     return message
 
 
+@pytest.mark.slow
 def test_a_quick_phrase_reaches_everybody_at_the_table(client: TestClient) -> None:
     room, ana_ticket, bea_ticket = two_people(client)
     with connect(client, room) as ana, connect(client, room) as bea, connect(client, room) as cy:
@@ -139,6 +140,7 @@ async def _refill(client: TestClient, room: str) -> None:
         rate._allowance = rate.burst
 
 
+@pytest.mark.slow
 def test_talk_crosses_the_processes_of_a_site(tmp_path: Path, redis_store: TestRedis) -> None:
     """Two processes of one site: Bea, connected to the process that does not own the room,
     says a phrase; Ana, on the owner, hears it, and Bea hears Ana's line back."""

@@ -311,6 +311,7 @@ def test_a_head_over_the_byte_limit_is_refused_with_431_and_others_are_still_ser
         assert_served(port)
 
 
+@pytest.mark.slow
 def test_more_headers_than_the_limit_are_refused_with_431(quiet: Server) -> None:
     port = quiet.port
     allowed = [f"X-Item-{index}: {index}" for index in range(17)]  # 20 with Host, Connection

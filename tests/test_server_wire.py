@@ -79,6 +79,7 @@ THREE_KINGS = build_deck(2, 0, hands={1: "2d 3d 4d", 0: "2h 3h 4h"}, table="Kd K
         ("scopa", 2, False, 3),  # a redeal
     ],
 )
+@pytest.mark.slow
 def test_every_seat_and_spectator_gets_the_models_text(
     preset: str, players: int, partnerships: bool, seed: int
 ) -> None:

@@ -614,6 +614,7 @@ def over(client: TestClient) -> Iterator[tuple[TestClient, Message, Peer, Peer]]
         yield client, ticket, peer, spectator
 
 
+@pytest.mark.slow
 def test_a_whole_match_against_the_computer(
     over: tuple[TestClient, Message, Peer, Peer],
 ) -> None:
@@ -647,6 +648,7 @@ def test_a_whole_match_against_the_computer(
     assert len(match["results"]) == positions(record)[-1].results
 
 
+@pytest.mark.slow
 def test_no_play_after_the_match_is_over(over: tuple[TestClient, Message, Peer, Peer]) -> None:
     client, ticket, peer, _ = over
     record = server_record(client, ticket["room"])
@@ -670,6 +672,7 @@ def test_a_rematch_only_once_the_match_is_over(client: TestClient) -> None:
         assert room_info(client, ticket["room"])["match_number"] == 1
 
 
+@pytest.mark.slow
 def test_a_rematch_starts_a_new_match_for_everybody(
     over: tuple[TestClient, Message, Peer, Peer],
 ) -> None:

@@ -180,6 +180,7 @@ def test_a_session_with_two_people_takes_nothing_back() -> None:
 # -- the terminal game ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_u_takes_back_in_the_terminal_game_and_the_replay_shows_it() -> None:
     pytest.importorskip("textual")
 

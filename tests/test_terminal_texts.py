@@ -207,6 +207,7 @@ def test_computer_names_are_numbered_only_when_there_are_several() -> None:
     }
 
 
+@pytest.mark.slow
 def test_three_computers_of_one_level_are_told_apart_on_the_screen() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         for _ in range(3):  # the person's first moves: the hand goes on
@@ -468,6 +469,7 @@ def test_the_captures_screen_opens_with_c_and_after_the_hand_shows_its_cards() -
 # -- the setup screen -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_setup_levels_translated_and_check_boxes_readable_without_colour() -> None:
     app = SetupApp(SetupChoice(language="de", opponents=("hard",)))
 

@@ -204,6 +204,7 @@ def _template_keys(path: Path) -> dict[str, bool]:
     }
 
 
+@pytest.mark.slow
 def test_the_keys_in_the_sources_are_the_catalogues_keys(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

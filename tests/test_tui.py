@@ -136,6 +136,7 @@ def test_full_hand_by_number_keys_then_score_pad() -> None:
     run(check)
 
 
+@pytest.mark.slow
 def test_capture_set_choice_by_key_and_bad_choice_explained() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.press("3")  # 2c takes 6h+7c or Qh+4c
@@ -180,6 +181,7 @@ def test_illegal_choices_are_explained_never_played() -> None:
     run(check)
 
 
+@pytest.mark.slow
 def test_click_on_a_card_plays_it() -> None:
     async def check(app: EscobaApp, pilot: Pilot[None]) -> None:
         await pilot.click("#hand-1")  # Ad takes nothing: dropped
@@ -557,6 +559,7 @@ def test_replay_viewer_steps_forward_and_back_with_all_hands() -> None:
 @pytest.mark.parametrize(
     ("preset", "deck"), [("escoba", "french"), ("scopone-classico", "italian")]
 )
+@pytest.mark.slow
 def test_replay_of_a_four_player_match_fits(preset: str, deck: DeckStyle) -> None:
     game = Game(RULESETS[preset], 4, True, seed=3)
     for _ in range(30):
