@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from ..cards import DECK_STYLES, Card, DeckStyle, card_name
+from ..cards import Card, DeckStyle, card_name
 from ..catalogue import LANGUAGES, text
 from ..moves import Move
 from ..tutorial import (
@@ -29,22 +29,12 @@ from ..tutorial import (
     side_names,
     step_text,
 )
-from .options import Plain, parse_deck, parse_language
+from .options import FrenchDeck, Plain, parse_language
 from .root import app, full_screen
 
 __all__ = ["learn_command", "plain_tutorial"]
 
 
-LearnDeck = Annotated[
-    DeckStyle | None,
-    typer.Option(
-        "--deck",
-        metavar="STYLE",
-        parser=parse_deck,
-        help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
-        show_default=False,
-    ),
-]
 LearnLanguage = Annotated[
     str | None,
     typer.Option(
@@ -59,7 +49,7 @@ LearnLanguage = Annotated[
 
 @app.command("learn")
 def learn_command(
-    plain: Plain = False, deck: LearnDeck = None, language: LearnLanguage = None
+    plain: Plain = False, deck: FrenchDeck = None, language: LearnLanguage = None
 ) -> None:
     """Learn to play: lessons on adding up to 15, sweeps, the forced capture, the cards left
     on the table, scoring and a few tips, one step at a time."""

@@ -115,6 +115,17 @@ Settings = Annotated[
         show_default=False,
     ),
 ]
+FrenchDeck = Annotated[
+    DeckStyle | None,
+    typer.Option(
+        "--deck",
+        metavar="STYLE",
+        parser=parse_deck,
+        help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
+        show_default=False,
+    ),
+]
+"""The deck option of the commands with no saved deck to fall back on (learn, puzzles)."""
 Deck = Annotated[
     DeckStyle | None,
     typer.Option(

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Final, TextIO
 
 import typer
 
-from ..cards import DECK_STYLES, DeckStyle
+from ..cards import DeckStyle
 from ..errors import EscobaError
 from ..messages import LANGUAGES
 from ..moves import Move
@@ -31,7 +31,7 @@ from ..puzzles import THEMES, Puzzle, PuzzleRating, pick_puzzle
 from ..rules import RULESETS
 from ..userdata import data_dir
 from .errors import fail
-from .options import choice, parse_deck, parse_language
+from .options import FrenchDeck, choice, parse_language
 from .root import app
 
 __all__ = ["PuzzleProgress", "puzzles_command"]
@@ -130,16 +130,6 @@ PuzzlePreset = Annotated[
     ),
 ]
 
-PuzzleDeck = Annotated[
-    DeckStyle | None,
-    typer.Option(
-        "--deck",
-        metavar="STYLE",
-        parser=parse_deck,
-        help=f"Card names: {', '.join(DECK_STYLES)} (default: french).",
-        show_default=False,
-    ),
-]
 PuzzleLanguage = Annotated[
     str | None,
     typer.Option(
@@ -168,7 +158,7 @@ def puzzles_command(
     reset: Annotated[
         bool, typer.Option("--reset", help="Start the puzzle rating and streak afresh.")
     ] = False,
-    deck: PuzzleDeck = None,
+    deck: FrenchDeck = None,
     language: PuzzleLanguage = None,
 ) -> None:
     """Puzzles: find the best move of a position where one move is clearly best (take the
