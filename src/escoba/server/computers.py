@@ -250,11 +250,23 @@ class Thinkers:
 
     def _low_done(self, search: _Search, done: asyncio.Future[Any]) -> None:
         self._low_running -= 1
+        self._settle(search, done, self._low.appendleft)
+        self._dispatch()
+
+    def _settle(
+        self,
+        search: _Search,
+        done: asyncio.Future[Any],
+        again: Callable[[_Search], None],
+    ) -> None:
+        """Give a worked-out search's answer (or its error) to whoever waits for it; a worker
+        that died (killed, out of memory): a fresh pool, and the search tried once more
+        (``again`` puts it back at the head of its queue)."""
         error = None if done.cancelled() else done.exception()
         if isinstance(error, BrokenProcessPool) and search.tries == 0:
             self._discard()
             search.tries += 1
-            self._low.appendleft(search)
+            again(search)
         elif not search.answer.done():
             if done.cancelled():
                 search.answer.cancel()
@@ -262,7 +274,6 @@ class Thinkers:
                 search.answer.set_exception(error)
             else:
                 search.answer.set_result(done.result())
-        self._dispatch()
 
     def _done(self, search: _Search, started: float, done: asyncio.Future[Any]) -> None:
         owner = search.owner
@@ -271,19 +282,9 @@ class Thinkers:
         self._charged[owner] = self._charged.get(owner, self._now) + took
         estimate = self._estimates.get(owner, took)
         self._estimates[owner] = estimate + ESTIMATE_WEIGHT * (took - estimate)
-        error = None if done.cancelled() else done.exception()
-        if isinstance(error, BrokenProcessPool) and search.tries == 0:
-            # A worker died (killed, out of memory): start a fresh pool, and try once more
-            self._discard()
-            search.tries += 1
-            self._queues.setdefault(owner, deque()).appendleft(search)
-        elif not search.answer.done():
-            if done.cancelled():
-                search.answer.cancel()
-            elif error is not None:
-                search.answer.set_exception(error)
-            else:
-                search.answer.set_result(done.result())
+        self._settle(
+            search, done, lambda again: self._queues.setdefault(owner, deque()).appendleft(again)
+        )
         self._forget(owner)
         if len(self._charged) > PRUNE_ABOVE:
             self._prune()
