@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from ..cards import DeckStyle
@@ -152,10 +152,7 @@ def positions(record: Mapping[str, Any]) -> list[Position]:
             found.append(Position(len(found), step, before, event.move, before.totals))
         elif isinstance(event, TakeBack):
             step += 1
-            found.pop()
-            found[:] = [
-                Position(i, p.step, p.observation, p.move, p.totals) for i, p in enumerate(found)
-            ]
+            found.pop()  # the last move: the others keep their places
         seat = game.to_move
         before = None if seat is None else game.observation(seat)
 
@@ -290,15 +287,10 @@ class MatchAnalysis:
     players: int
     moves: tuple[MoveAnalysis, ...]
     version: int = ANALYSIS_VERSION
-    _by_seat: dict[int, list[MoveAnalysis]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     def of_seat(self, seat: int) -> list[MoveAnalysis]:
         """The moves a seat played."""
-        if seat not in self._by_seat:
-            self._by_seat[seat] = [m for m in self.moves if m.seat == seat]
-        return self._by_seat[seat]
+        return [m for m in self.moves if m.seat == seat]
 
     def accuracy(self, seat: int) -> float | None:
         """The seat's accuracy (:func:`accuracy_of`) over its moves that had a choice."""
@@ -409,9 +401,4 @@ class Analyst:
             moves.append(analysed)
             if on_move is not None:
                 on_move(analysed, len(found))
-        players = int(record["players"]) if "players" in record else _players_of(found)
-        return MatchAnalysis(players=players, moves=tuple(moves))
-
-
-def _players_of(found: Sequence[Position]) -> int:
-    return found[0].observation.players if found else 2
+        return MatchAnalysis(players=int(record["players"]), moves=tuple(moves))
